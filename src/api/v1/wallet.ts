@@ -1,0 +1,29 @@
+import { createRoute, z } from "@hono/zod-openapi";
+import { walletView } from "../../domain/wallet.js";
+import { errors, json, security } from "../../http/openapi.js";
+import { router } from "../../http/validation.js";
+import { contextOf } from "../../store/tenant.js";
+
+const WalletBalance = z
+  .object({
+    balance: z.number().openapi({ description: "Available balance in Naira" }),
+    currency: z.literal("NGN"),
+    updated_at: z.string().openapi({ description: "Time of the last wallet movement (ISO 8601 UTC)" }),
+  })
+  .openapi("WalletBalance");
+
+const balance = createRoute({
+  method: "get",
+  path: "/balance",
+  tags: ["Wallet"],
+  summary: "Wallet balance",
+  security,
+  responses: { 200: json(z.object({ success: z.literal(true), data: WalletBalance }), "The wallet balance"), ...errors() },
+});
+
+export function walletRoutes() {
+  return router().openapi(balance, (c) => {
+    const tenant = c.var.tenant;
+    return c.json({ success: true as const, data: walletView(contextOf(tenant), tenant.state) }, 200);
+  });
+}

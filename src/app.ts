@@ -1,0 +1,85 @@
+/**
+ * createApp(options) -> Hono app. The pipeline of a merchant request, in order: request id -> body
+ * limit -> JSON-only bodies -> auth (tenant, IP allowlist, per-minute cap) -> capability -> payout
+ * attempt caps -> validation -> domain -> response in the spec's shape. Errors of every stage leave
+ * through the one envelope in http/errors.ts.
+ */
+import { OpenAPIHono } from "@hono/zod-openapi";
+import { bodyLimit } from "hono/body-limit";
+import { requestId } from "hono/request-id";
+import { checkoutRoutes } from "./api/v1/checkout.js";
+import { payoutRoutes } from "./api/v1/payouts.js";
+import { virtualAccountRoutes } from "./api/v1/virtual-accounts.js";
+import { virtualCardRoutes } from "./api/v1/virtual-cards.js";
+import { vtuRoutes } from "./api/v1/vtu.js";
+import { walletRoutes } from "./api/v1/wallet.js";
+import { requireMerchant } from "./http/auth.js";
+import type { AppEnv } from "./http/env.js";
+import { ApiError, notFound, onError } from "./http/errors.js";
+import { jsonOnly } from "./http/json-only.js";
+import { validationHook } from "./http/validation.js";
+import { checkoutPages } from "./pages/checkout-page.js";
+import { leverRoutes } from "./sandbox/levers.js";
+import { merchantRoutes } from "./sandbox/merchants.js";
+import type { Registry } from "./store/registry.js";
+
+export interface AppOptions {
+  registry: Registry;
+  /** Honour X-Forwarded-For for the client IP (only behind a proxy you control). */
+  trustProxy?: boolean;
+  /** Base URL for links the API hands out (payment_link, checkout_url); default: the request's origin. */
+  publicUrl?: string;
+  /** Largest accepted request body in bytes. */
+  bodyLimitBytes?: number;
+}
+
+export const BODY_LIMIT_BYTES = 1024 * 1024;
+
+export function createApp(options: AppOptions) {
+  const { registry, trustProxy = false, publicUrl } = options;
+  const app = new OpenAPIHono<AppEnv>({ defaultHook: validationHook as never });
+
+  app.use("*", requestId());
+  app.use(
+    "*",
+    bodyLimit({
+      maxSize: options.bodyLimitBytes ?? BODY_LIMIT_BYTES,
+      onError: () => {
+        throw new ApiError("PAYLOAD_TOO_LARGE", "The request body is larger than 1 MB.");
+      },
+    }),
+  );
+  app.use("/api/v1/*", jsonOnly());
+  app.use("/api/v1/*", requireMerchant({ registry, trustProxy, accountRules: true }));
+  app.use("/sandbox/v1/*", jsonOnly());
+  const sandboxAuth = requireMerchant({ registry, trustProxy, accountRules: false });
+  app.use("/sandbox/v1/*", async (c, next) => {
+    // Sign-up is the one open control route: it is how a test gets its keys.
+    if (c.req.method === "POST" && c.req.path === "/sandbox/v1/merchants") return next();
+    return sandboxAuth(c, next);
+  });
+
+  app.route("/api/v1/wallet", walletRoutes());
+  app.route("/api/v1", virtualAccountRoutes());
+  app.route("/api/v1/checkout", checkoutRoutes({ publicUrl }));
+  app.route("/api/v1/payout", payoutRoutes());
+  app.route("/api/v1/vtu", vtuRoutes());
+  app.route("/api/v1/virtual-cards", virtualCardRoutes());
+  app.route("/sandbox/v1", merchantRoutes(registry));
+  app.route("/sandbox/v1", leverRoutes());
+  app.route("/", checkoutPages(registry));
+
+  app.get("/health", (c) => c.json({ success: true, status: "ok", merchants: registry.list().length }));
+  app.openAPIRegistry.registerComponent("securitySchemes", "ApiKey", { type: "apiKey", in: "header", name: "X-Api-Key" });
+  app.openAPIRegistry.registerComponent("securitySchemes", "ApiSecret", { type: "apiKey", in: "header", name: "X-Api-Secret" });
+  app.doc31("/openapi.json", {
+    openapi: "3.1.0",
+    info: { title: "Merchant Payments Service (merchant-sandbox)", version: "1.0.0" },
+  });
+
+  app.notFound(notFound);
+  app.onError(onError);
+  return app;
+}
+
+export type App = ReturnType<typeof createApp>;

@@ -1,0 +1,208 @@
+/**
+ * Virtual USD cards: cardholders (idempotent by email, KYC PENDING -> APPROVED), cards with
+ * Luhn-valid PANs, funding from the NGN wallet at the merchant's rate plus its funding fee, unloads
+ * back, freeze/unfreeze, and permanent termination (any balance goes back to the wallet).
+ */
+import type { Card, CardStatus, CardTransaction, Cardholder, TenantState } from "../store/types.js";
+import { iso, type DomainContext } from "./context.js";
+import { DomainError } from "./errors.js";
+import { assertCanPost, post, type Posting } from "./ledger.js";
+import { toMajor, type Minor } from "./money.js";
+import { makePan, maskPan, type CardBrand } from "./pan.js";
+
+export interface CardholderRequest {
+  first_name: string;
+  last_name: string;
+  email: string;
+  phone?: string;
+}
+
+/** Repeating an email returns the existing cardholder (emails compared case-insensitively). */
+export function createCardholder(ctx: DomainContext, state: TenantState, req: CardholderRequest): { cardholder: Cardholder; created: boolean } {
+  const key = req.email.toLowerCase();
+  const existingId = state.cardholdersByEmail.get(key);
+  if (existingId !== undefined) return { cardholder: state.cardholders.get(existingId)!, created: false };
+  const cardholder: Cardholder = {
+    cardholder_id: ++state.sequences.cardholder,
+    first_name: req.first_name,
+    last_name: req.last_name,
+    full_name: `${req.first_name} ${req.last_name}`,
+    email: req.email,
+    phone: req.phone ?? null,
+    kyc_status: "PENDING",
+    created_at: ctx.now,
+  };
+  state.cardholders.set(cardholder.cardholder_id, cardholder);
+  state.cardholdersByEmail.set(key, cardholder.cardholder_id);
+  return { cardholder, created: true };
+}
+
+export function findCardholder(state: TenantState, id: number): Cardholder {
+  const cardholder = state.cardholders.get(id);
+  if (!cardholder) throw new DomainError("NOT_FOUND", `No cardholder ${id}.`);
+  return cardholder;
+}
+
+export function approveKyc(state: TenantState, id: number): Cardholder {
+  const cardholder = findCardholder(state, id);
+  cardholder.kyc_status = "APPROVED";
+  return cardholder;
+}
+
+/** Cards are valid for three years from issue. */
+export function issueCard(ctx: DomainContext, state: TenantState, req: { cardholder_id: number; brand: CardBrand; label?: string }): Card {
+  const cardholder = findCardholder(state, req.cardholder_id);
+  if (cardholder.kyc_status !== "APPROVED") {
+    throw new DomainError("KYC_NOT_APPROVED", `Cardholder ${cardholder.cardholder_id} has kyc_status ${cardholder.kyc_status}; a card can be issued only once it is APPROVED.`);
+  }
+  const pan = makePan(req.brand, ctx.ids.digits(15), ctx.ids.int(5));
+  const issued = new Date(ctx.now);
+  const card: Card = {
+    card_id: ++state.sequences.card,
+    cardholder_id: cardholder.cardholder_id,
+    brand: req.brand,
+    pan,
+    masked_pan: maskPan(pan),
+    expiry_month: issued.getUTCMonth() + 1,
+    expiry_year: issued.getUTCFullYear() + 3,
+    currency: "USD",
+    balance: 0,
+    status: "active",
+    label: req.label ?? null,
+    created_at: ctx.now,
+  };
+  state.cards.set(card.card_id, card);
+  state.cardTransactions.set(card.card_id, []);
+  return card;
+}
+
+export function findCard(state: TenantState, id: number): Card {
+  const card = state.cards.get(id);
+  if (!card) throw new DomainError("NOT_FOUND", `No virtual card ${id}.`);
+  return card;
+}
+
+function assertNotTerminated(card: Card, action: string): void {
+  if (card.status === "terminated") {
+    throw new DomainError("INVALID_STATE", `Card ${card.card_id} is terminated; it cannot be ${action}. Termination is permanent.`);
+  }
+}
+
+/** Naira (kobo) for a USD amount (cents) at the merchant's rate: 1 cent x rate = rate kobo. */
+export function usdToKobo(ctx: DomainContext, cents: Minor): Minor {
+  return Math.round(cents * ctx.config.usd_ngn_rate);
+}
+
+export function fundCard(ctx: DomainContext, state: TenantState, id: number, amount: Minor) {
+  const card = findCard(state, id);
+  assertNotTerminated(card, "funded");
+  const fee = ctx.config.card_funding_fee;
+  const transaction_id = ctx.ids.id("TXN");
+  const postings: Posting[] = [
+    { kind: "card_funding", amount: -usdToKobo(ctx, amount), transaction_id, description: `Card ${card.card_id} funding USD ${toMajor(amount).toFixed(2)} at ${ctx.config.usd_ngn_rate}` },
+  ];
+  if (fee > 0) postings.push({ kind: "card_funding_fee", amount: -usdToKobo(ctx, fee), transaction_id, description: `Card ${card.card_id} funding fee USD ${toMajor(fee).toFixed(2)}` });
+  assertCanPost(state, postings);
+  post(state, ctx.now, postings);
+  card.balance += amount;
+  const txn = recordCardTransaction(ctx, state, card, { transaction_id, type: "funding", amount, description: "Card funding" });
+  return { card, txn, fee, walletCharged: -postings.reduce((s, p) => s + p.amount, 0) };
+}
+
+export function unloadCard(ctx: DomainContext, state: TenantState, id: number, amount: Minor) {
+  const card = findCard(state, id);
+  assertNotTerminated(card, "unloaded");
+  if (amount > card.balance) {
+    throw new DomainError("INSUFFICIENT_CARD_BALANCE", `Card ${card.card_id} holds USD ${toMajor(card.balance).toFixed(2)}; cannot unload USD ${toMajor(amount).toFixed(2)}.`);
+  }
+  return moveToWallet(ctx, state, card, amount, "Card unload");
+}
+
+/** Freeze and unfreeze; anything else from the current state is an INVALID_STATE refusal. */
+export function setCardStatus(state: TenantState, id: number, action: "freeze" | "unfreeze"): Card {
+  const card = findCard(state, id);
+  assertNotTerminated(card, action === "freeze" ? "frozen" : "unfrozen");
+  const [from, to]: [CardStatus, CardStatus] = action === "freeze" ? ["active", "frozen"] : ["frozen", "active"];
+  if (card.status !== from) throw new DomainError("INVALID_STATE", `Card ${card.card_id} is ${card.status}; only an ${from} card can be ${action === "freeze" ? "frozen" : "unfrozen"}.`);
+  card.status = to;
+  return card;
+}
+
+/** Permanent. A remaining balance is unloaded to the wallet first, so no money is stranded. */
+export function terminateCard(ctx: DomainContext, state: TenantState, id: number) {
+  const card = findCard(state, id);
+  assertNotTerminated(card, "terminated again");
+  const refunded = card.balance;
+  if (refunded > 0) moveToWallet(ctx, state, card, refunded, "Balance returned on termination");
+  card.status = "terminated";
+  return { card, refunded };
+}
+
+function moveToWallet(ctx: DomainContext, state: TenantState, card: Card, amount: Minor, description: string) {
+  const transaction_id = ctx.ids.id("TXN");
+  const credited = usdToKobo(ctx, amount);
+  post(state, ctx.now, [{ kind: "card_unload", amount: credited, transaction_id, description: `${description}: card ${card.card_id} USD ${toMajor(amount).toFixed(2)}` }]);
+  card.balance -= amount;
+  const txn = recordCardTransaction(ctx, state, card, { transaction_id, type: "unload", amount, description });
+  return { card, txn, walletCredited: credited };
+}
+
+function recordCardTransaction(
+  ctx: DomainContext,
+  state: TenantState,
+  card: Card,
+  t: { transaction_id: string; type: CardTransaction["type"]; amount: Minor; description: string },
+): CardTransaction {
+  const txn: CardTransaction = { ...t, card_id: card.card_id, status: "success", balance_after: card.balance, merchant_name: null, created_at: ctx.now };
+  state.cardTransactions.get(card.card_id)!.push(txn);
+  return txn;
+}
+
+export interface Page<T> {
+  items: T[];
+  pagination: { current_page: number; per_page: number; total_pages: number; total: number };
+}
+
+/** 1-based pages; a page past the end is empty but still reports the totals. */
+export function paginate<T>(all: T[], page: number, perPage: number): Page<T> {
+  const total = all.length;
+  return {
+    items: all.slice((page - 1) * perPage, page * perPage),
+    pagination: { current_page: page, per_page: perPage, total_pages: Math.ceil(total / perPage), total },
+  };
+}
+
+export function cardholderView(h: Cardholder) {
+  return { cardholder_id: h.cardholder_id, full_name: h.full_name, email: h.email, phone: h.phone, kyc_status: h.kyc_status };
+}
+
+export function cardView(c: Card) {
+  return {
+    card_id: c.card_id,
+    cardholder_id: c.cardholder_id,
+    brand: c.brand,
+    label: c.label,
+    masked_pan: c.masked_pan,
+    expiry_month: c.expiry_month,
+    expiry_year: c.expiry_year,
+    currency: c.currency,
+    balance: toMajor(c.balance),
+    status: c.status,
+    created_at: iso(c.created_at),
+  };
+}
+
+export function cardTransactionView(t: CardTransaction) {
+  return {
+    transaction_id: t.transaction_id,
+    card_id: t.card_id,
+    type: t.type,
+    status: t.status,
+    amount: toMajor(t.amount),
+    currency: "USD" as const,
+    balance_after: toMajor(t.balance_after),
+    description: t.description,
+    merchant_name: t.merchant_name,
+    created_at: iso(t.created_at),
+  };
+}

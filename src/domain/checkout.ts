@@ -1,0 +1,87 @@
+/**
+ * Payment links: a one-time account at the partner bank for one exact amount, valid 30 minutes.
+ * Paying it (exact amount, before expiry) credits the wallet; its settlement levers arrive with the
+ * clock-driven lifecycles. `expired` is derived from the clock, so no timer is needed to expire a link.
+ */
+import type { Checkout, TenantState } from "../store/types.js";
+import { PARTNER_BANK } from "./catalog.js";
+import { iso, isoOrNull, type DomainContext } from "./context.js";
+import { DomainError } from "./errors.js";
+import { toMajor, type Minor } from "./money.js";
+import { allocateAccountNumber, isAccountNumberTaken } from "./virtual-accounts.js";
+
+export const CHECKOUT_VALIDITY_MS = 30 * 60_000;
+
+export interface CheckoutRequest {
+  amount: Minor;
+  description?: string;
+  redirect_url?: string;
+  customer_email?: string;
+  customer_name?: string;
+}
+
+export function createCheckout(ctx: DomainContext, state: TenantState, req: CheckoutRequest): Checkout {
+  let reference: string;
+  do reference = ctx.ids.id("CHK");
+  while (state.checkouts.has(reference));
+  const checkout: Checkout = {
+    reference,
+    transaction_id: ctx.ids.id("TXN"),
+    amount: req.amount,
+    description: req.description ?? null,
+    redirect_url: req.redirect_url ?? null,
+    customer_email: req.customer_email ?? null,
+    customer_name: req.customer_name ?? null,
+    account_number: allocateAccountNumber(ctx, (n) => isAccountNumberTaken(state, n)),
+    account_name: `${ctx.config.business_name} Checkout`,
+    bank_name: PARTNER_BANK.bank_name,
+    status: "pending",
+    created_at: ctx.now,
+    expires_at: ctx.now + CHECKOUT_VALIDITY_MS,
+    paid_at: null,
+  };
+  state.checkouts.set(reference, checkout);
+  state.checkoutsByAccount.set(checkout.account_number, reference);
+  return checkout;
+}
+
+export function findCheckout(state: TenantState, reference: string): Checkout {
+  const checkout = state.checkouts.get(reference);
+  if (!checkout) throw new DomainError("NOT_FOUND", `No payment link with reference ${reference}.`);
+  return checkout;
+}
+
+/** `pending` until paid; `expired` once the clock reaches `expires_at` unpaid. */
+export function checkoutStatus(c: Checkout, now: number): "pending" | "paid" | "expired" {
+  if (c.status === "paid") return "paid";
+  return now >= c.expires_at ? "expired" : "pending";
+}
+
+/** The links a checkout answers with; both are pages of this sandbox's own host. */
+export function checkoutLinks(baseUrl: string, c: Checkout) {
+  return {
+    payment_link: `${baseUrl}/pay/${encodeURIComponent(c.reference)}`,
+    checkout_url: `${baseUrl}/processor/checkout/${encodeURIComponent(c.reference)}`,
+  };
+}
+
+export function checkoutView(c: Checkout, now: number) {
+  return {
+    reference: c.reference,
+    transaction_id: c.transaction_id,
+    order_no: c.transaction_id,
+    status: checkoutStatus(c, now),
+    amount: toMajor(c.amount),
+    currency: "NGN" as const,
+    description: c.description,
+    customer_email: c.customer_email,
+    customer_name: c.customer_name,
+    redirect_url: c.redirect_url,
+    account_number: c.account_number,
+    account_name: c.account_name,
+    bank_name: c.bank_name,
+    created_at: iso(c.created_at),
+    expires_at: iso(c.expires_at),
+    paid_at: isoOrNull(c.paid_at),
+  };
+}

@@ -1,0 +1,37 @@
+/**
+ * The one error type the domain throws. It carries a stable machine code and a human message; the
+ * HTTP layer maps the code to a status (http/errors.ts), so the domain knows nothing about HTTP.
+ * A domain function throws only before it has changed any state, so a refusal never leaves partial state.
+ */
+export class DomainError extends Error {
+  constructor(
+    readonly code: DomainErrorCode,
+    message: string,
+    readonly details: { errors?: Record<string, string[]>; retry_after?: number } = {},
+  ) {
+    super(message);
+    this.name = "DomainError";
+  }
+}
+
+export type DomainErrorCode =
+  | "VALIDATION_ERROR"
+  | "NOT_FOUND"
+  | "INSUFFICIENT_BALANCE"
+  | "INSUFFICIENT_CARD_BALANCE"
+  | "DUPLICATE_REFERENCE"
+  | "AMOUNT_BELOW_MINIMUM"
+  | "AMOUNT_ABOVE_MAXIMUM"
+  | "HOURLY_LIMIT_EXCEEDED"
+  | "DAILY_LIMIT_EXCEEDED"
+  | "RATE_LIMITED"
+  | "IP_RATE_LIMITED"
+  | "KYC_REQUIRED"
+  | "KYC_NOT_APPROVED"
+  | "INVALID_ACCOUNT"
+  | "INVALID_STATE";
+
+/** Shorthand for a validation failure on one field, in the same shape zod failures take. */
+export function fieldError(field: string, message: string): DomainError {
+  return new DomainError("VALIDATION_ERROR", "The given data was invalid.", { errors: { [field]: [message] } });
+}

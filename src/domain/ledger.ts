@@ -1,0 +1,70 @@
+/**
+ * The wallet: an append-only ledger in kobo. The balance is the running total carried on the last
+ * entry (so reading it is O(1)); tests check it always equals the sum of all entries.
+ * Posting is synchronous and checks the whole batch before appending anything, so a batch either
+ * lands entirely or not at all, and concurrent requests cannot overdraw (no `await` in between).
+ */
+import { DomainError } from "./errors.js";
+import type { Minor } from "./money.js";
+import { toMajor } from "./money.js";
+import type { LedgerEntry, LedgerKind, TenantState } from "../store/types.js";
+
+export interface Posting {
+  kind: LedgerKind;
+  /** Signed kobo: credits positive, debits negative. */
+  amount: Minor;
+  transaction_id: string;
+  description: string;
+}
+
+export function balanceOf(state: TenantState): Minor {
+  return state.ledger.at(-1)?.balance_after ?? 0;
+}
+
+export function lastMovementAt(state: TenantState): number | null {
+  return state.ledger.at(-1)?.at ?? null;
+}
+
+/** Throws INSUFFICIENT_BALANCE (changing nothing) when the postings would take the balance below zero. */
+export function assertCanPost(state: TenantState, postings: Posting[]): void {
+  const total = postings.reduce((sum, p) => sum + p.amount, 0);
+  const balance = balanceOf(state);
+  if (balance + total < 0) {
+    throw new DomainError(
+      "INSUFFICIENT_BALANCE",
+      `Insufficient wallet balance: NGN ${toMajor(-total).toFixed(2)} needed, NGN ${toMajor(balance).toFixed(2)} available.`,
+    );
+  }
+}
+
+export function post(state: TenantState, now: number, postings: Posting[]): LedgerEntry[] {
+  assertCanPost(state, postings);
+  let balance = balanceOf(state);
+  return postings.map((p) => {
+    balance += p.amount;
+    const entry: LedgerEntry = {
+      entry_id: state.ledger.length + 1,
+      at: now,
+      kind: p.kind,
+      amount: p.amount,
+      balance_after: balance,
+      transaction_id: p.transaction_id,
+      description: p.description,
+    };
+    state.ledger.push(entry);
+    return entry;
+  });
+}
+
+export function ledgerEntryView(entry: LedgerEntry) {
+  return {
+    entry_id: entry.entry_id,
+    kind: entry.kind,
+    type: entry.amount >= 0 ? ("credit" as const) : ("debit" as const),
+    amount: toMajor(Math.abs(entry.amount)),
+    balance_after: toMajor(entry.balance_after),
+    transaction_id: entry.transaction_id,
+    description: entry.description,
+    created_at: new Date(entry.at).toISOString(),
+  };
+}

@@ -1,0 +1,148 @@
+/**
+ * A merchant's configuration: built from settings given in major units (Naira, USD) with documented
+ * defaults, held in minor units. Used by merchant creation, PATCH and the demo merchant fixture.
+ */
+import type { Ids } from "../engine/ids.js";
+import type { ClockMode } from "../engine/clock.js";
+import type { Capability, MerchantConfig, MerchantLimits } from "../store/types.js";
+import { toMajor, toMinor } from "./money.js";
+
+export interface MerchantSettings {
+  business_name?: string;
+  capabilities?: Partial<Record<Capability, boolean>>;
+  kyc?: { bvn?: string | null; nin?: string | null };
+  ip_allowlist?: string[];
+  webhook_url?: string | null;
+  limits?: Partial<Record<keyof MerchantLimits, number>>;
+  card_funding_fee_usd?: number;
+  usd_ngn_rate?: number;
+  clock?: { mode?: ClockMode; speed?: number; now?: string };
+}
+
+/** Defaults, in major units where they are money. The README's configuration table lists these. */
+export const DEFAULTS = {
+  business_name: "Sandbox Merchant",
+  wallet_balance: 1_000_000,
+  capabilities: { payouts: true, vtu: true, virtual_cards: true, checkout: true },
+  limits: {
+    payout_min: 100,
+    payout_max: 5_000_000,
+    payout_hourly_amount: 20_000_000,
+    payout_daily_amount: 100_000_000,
+    payout_attempts_per_hour: 100,
+    payout_attempts_per_ip_per_hour: 20,
+    payout_review_threshold: 1_000_000,
+    requests_per_minute: 1_000,
+  },
+  card_funding_fee_usd: 1,
+  usd_ngn_rate: 1_600,
+  clock_speed: 1,
+} as const;
+
+/** Limits that are amounts of money (converted to kobo); the others are counts. */
+const MONEY_LIMITS = new Set<keyof MerchantLimits>([
+  "payout_min",
+  "payout_max",
+  "payout_hourly_amount",
+  "payout_daily_amount",
+  "payout_review_threshold",
+]);
+
+export interface Credentials {
+  merchant_id: string;
+  api_key: string;
+  api_secret: string;
+  webhook_secret: string;
+}
+
+export function newCredentials(ids: Ids): Credentials {
+  return {
+    merchant_id: `mch_${ids.alnum(14)}`,
+    api_key: `pk_test_${ids.alnum(24)}`,
+    api_secret: `sk_test_${ids.alnum(32)}`,
+    webhook_secret: `whsec_${ids.alnum(32)}`,
+  };
+}
+
+export function newMerchantConfig(
+  credentials: Credentials,
+  settings: MerchantSettings,
+  defaultClockMode: ClockMode,
+  now: number,
+): MerchantConfig {
+  const base: MerchantConfig = {
+    ...credentials,
+    business_name: DEFAULTS.business_name,
+    capabilities: { ...DEFAULTS.capabilities },
+    kyc: { bvn: null, nin: null },
+    ip_allowlist: [],
+    webhook_url: null,
+    limits: limitsToMinor(DEFAULTS.limits) as MerchantLimits,
+    card_funding_fee: toMinor(DEFAULTS.card_funding_fee_usd),
+    usd_ngn_rate: DEFAULTS.usd_ngn_rate,
+    clock: { mode: defaultClockMode, speed: DEFAULTS.clock_speed },
+    created_at: now,
+  };
+  return applySettings(base, settings);
+}
+
+/** Returns a new config with `settings` applied over `config`; fields not given are kept. */
+export function applySettings(config: MerchantConfig, settings: MerchantSettings): MerchantConfig {
+  return {
+    ...config,
+    business_name: settings.business_name ?? config.business_name,
+    capabilities: { ...config.capabilities, ...definedOnly(settings.capabilities ?? {}) },
+    kyc: {
+      bvn: settings.kyc?.bvn !== undefined ? settings.kyc.bvn : config.kyc.bvn,
+      nin: settings.kyc?.nin !== undefined ? settings.kyc.nin : config.kyc.nin,
+    },
+    ip_allowlist: settings.ip_allowlist ?? config.ip_allowlist,
+    webhook_url: settings.webhook_url !== undefined ? settings.webhook_url : config.webhook_url,
+    limits: { ...config.limits, ...limitsToMinor(definedOnly(settings.limits ?? {})) },
+    card_funding_fee:
+      settings.card_funding_fee_usd !== undefined ? toMinor(settings.card_funding_fee_usd) : config.card_funding_fee,
+    usd_ngn_rate: settings.usd_ngn_rate ?? config.usd_ngn_rate,
+    clock: {
+      mode: settings.clock?.mode ?? config.clock.mode,
+      speed: settings.clock?.speed ?? config.clock.speed,
+    },
+  };
+}
+
+/** The config as the control API shows it: money in major units, secrets included (it is the owner asking). */
+export function merchantView(config: MerchantConfig) {
+  const limits = Object.fromEntries(
+    Object.entries(config.limits).map(([key, value]) => [
+      key,
+      MONEY_LIMITS.has(key as keyof MerchantLimits) ? toMajor(value) : value,
+    ]),
+  ) as Record<keyof MerchantLimits, number>;
+  return {
+    merchant_id: config.merchant_id,
+    business_name: config.business_name,
+    api_key: config.api_key,
+    api_secret: config.api_secret,
+    webhook_secret: config.webhook_secret,
+    capabilities: config.capabilities,
+    kyc: config.kyc,
+    ip_allowlist: config.ip_allowlist,
+    webhook_url: config.webhook_url,
+    limits,
+    card_funding_fee_usd: toMajor(config.card_funding_fee),
+    usd_ngn_rate: config.usd_ngn_rate,
+    created_at: new Date(config.created_at).toISOString(),
+  };
+}
+
+function limitsToMinor(limits: Partial<Record<keyof MerchantLimits, number>>): Partial<MerchantLimits> {
+  return Object.fromEntries(
+    Object.entries(limits).map(([key, value]) => [
+      key,
+      MONEY_LIMITS.has(key as keyof MerchantLimits) ? toMinor(value as number) : value,
+    ]),
+  );
+}
+
+function definedOnly<T extends object>(value: T): Partial<T> {
+  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as Partial<T>;
+}

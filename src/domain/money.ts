@@ -1,0 +1,27 @@
+/**
+ * Money is held in integer minor units (kobo for NGN, cents for USD) everywhere inside; the API speaks
+ * major units (Naira, Dollars) as JSON numbers. These two functions are the only crossing points.
+ */
+export type Minor = number;
+
+/** Converts a major-unit amount that has already been validated to have at most two decimals. */
+export function toMinor(major: number): Minor {
+  return Math.round(major * 100);
+}
+
+export function toMajor(minor: Minor): number {
+  return minor / 100;
+}
+
+/** True when `major` is finite and has at most two decimal places (so it converts exactly). */
+export function hasAtMostTwoDecimals(major: number): boolean {
+  if (!Number.isFinite(major)) return false;
+  const scaled = major * 100;
+  return Math.abs(scaled - Math.round(scaled)) < 1e-6;
+}
+
+/** Payout fee: 1% of the amount, capped at 1,000 Naira. Rounded half-up to the kobo. */
+export const PAYOUT_FEE_CAP: Minor = 1_000_00;
+export function payoutFee(amount: Minor): Minor {
+  return Math.min(Math.round(amount / 100), PAYOUT_FEE_CAP);
+}

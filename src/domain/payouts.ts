@@ -1,0 +1,155 @@
+/**
+ * Payouts: limits, fee, the debit of amount + fee at once, and the payout record. Settlement
+ * (processing -> completed | failed) arrives with the clock-driven lifecycles.
+ */
+import type { Payout, TenantState } from "../store/types.js";
+import { iso, isoOrNull, type DomainContext } from "./context.js";
+import { DomainError, fieldError } from "./errors.js";
+import { assertCanPost, post } from "./ledger.js";
+import { payoutFee, toMajor, type Minor } from "./money.js";
+import { isPlausibleNuban } from "./nuban.js";
+import { DAY, HOUR, admit } from "./rate-limits.js";
+
+export interface PayoutRequest {
+  amount: Minor;
+  bank_code: string;
+  account_number: string;
+  account_name: string;
+  bank_name: string;
+  reference?: string;
+  narration?: string;
+  client_ip: string;
+}
+
+/**
+ * Counts one payout attempt against the merchant's hourly cap and the per-IP cap (20/h by the spec,
+ * counted per merchant and IP). Runs before validation: refused attempts count, as the spec says.
+ */
+export function admitPayoutAttempt(ctx: DomainContext, state: TenantState, clientIp: string): void {
+  const { limits } = ctx.config;
+  const w = state.windows;
+  let byIp = w.payoutAttemptsByIp.get(clientIp);
+  if (!byIp) {
+    byIp = [];
+    w.payoutAttemptsByIp.set(clientIp, byIp);
+  }
+  admit(byIp, ctx.now, HOUR, limits.payout_attempts_per_ip_per_hour, "IP_RATE_LIMITED",
+    `Too many payout attempts from ${clientIp}: at most ${limits.payout_attempts_per_ip_per_hour} per hour.`);
+  try {
+    admit(w.payoutAttempts, ctx.now, HOUR, limits.payout_attempts_per_hour, "RATE_LIMITED",
+      `Too many payout attempts: at most ${limits.payout_attempts_per_hour} per hour for this account.`);
+  } catch (err) {
+    // The attempt was not admitted after all: take back the IP count so refusals stay unrecorded.
+    if (limits.payout_attempts_per_ip_per_hour > 0) byIp.pop();
+    throw err;
+  }
+}
+
+export function createPayout(ctx: DomainContext, state: TenantState, req: PayoutRequest): Payout {
+  const { limits } = ctx.config;
+  if (!ctx.catalog.bankByCode.has(req.bank_code)) throw fieldError("bank_code", "Unknown bank_code: use a code from GET /api/v1/payout/banks.");
+  if (!isPlausibleNuban(req.bank_code, req.account_number)) {
+    throw fieldError("account_number", "Not a valid NUBAN for this bank (check digit mismatch).");
+  }
+  if (req.reference !== undefined && state.payouts.has(req.reference)) {
+    throw new DomainError("DUPLICATE_REFERENCE", `A payout with reference ${req.reference} already exists.`);
+  }
+  if (req.amount < limits.payout_min) {
+    throw new DomainError("AMOUNT_BELOW_MINIMUM", `The minimum payout is NGN ${toMajor(limits.payout_min).toFixed(2)}.`);
+  }
+  if (req.amount > limits.payout_max) {
+    throw new DomainError("AMOUNT_ABOVE_MAXIMUM", `The maximum payout per transaction is NGN ${toMajor(limits.payout_max).toFixed(2)}.`);
+  }
+  assertVolume(state, ctx.now, HOUR, limits.payout_hourly_amount, req.amount, "HOURLY_LIMIT_EXCEEDED", "hourly");
+  assertVolume(state, ctx.now, DAY, limits.payout_daily_amount, req.amount, "DAILY_LIMIT_EXCEEDED", "daily");
+
+  const fee = payoutFee(req.amount);
+  const reference = req.reference ?? uniqueReference(ctx, state);
+  const order_no = ctx.ids.id("PO");
+  const postings = [
+    { kind: "payout" as const, amount: -req.amount, transaction_id: order_no, description: `Payout ${reference} to ${req.bank_name} ****${req.account_number.slice(-4)}` },
+    { kind: "payout_fee" as const, amount: -fee, transaction_id: order_no, description: `Payout fee ${reference}` },
+  ];
+  assertCanPost(state, postings);
+  post(state, ctx.now, postings);
+
+  const payout: Payout = {
+    reference,
+    order_no,
+    amount: req.amount,
+    fee,
+    total_deducted: req.amount + fee,
+    status: req.amount >= limits.payout_review_threshold ? "pending_approval" : "processing",
+    bank_code: req.bank_code,
+    bank_name: req.bank_name,
+    account_number: req.account_number,
+    account_name: req.account_name,
+    narration: req.narration ?? null,
+    source: "api",
+    client_ip: req.client_ip,
+    created_at: ctx.now,
+    processed_at: null,
+    error: null,
+  };
+  state.payouts.set(reference, payout);
+  state.windows.payoutVolume.push({ at: ctx.now, reference });
+  return payout;
+}
+
+export function findPayout(state: TenantState, reference: string): Payout {
+  const payout = state.payouts.get(reference);
+  if (!payout) throw new DomainError("NOT_FOUND", `No payout with reference ${reference}.`);
+  return payout;
+}
+
+/** Sum of payouts in the window that still count (a failed payout gave its money back). */
+function assertVolume(
+  state: TenantState,
+  now: number,
+  span: number,
+  cap: Minor,
+  amount: Minor,
+  code: "HOURLY_LIMIT_EXCEEDED" | "DAILY_LIMIT_EXCEEDED",
+  label: string,
+): void {
+  const volume = state.windows.payoutVolume;
+  while (volume.length > 0 && volume[0]!.at <= now - DAY) volume.shift();
+  let used = 0;
+  for (let i = volume.length - 1; i >= 0 && volume[i]!.at > now - span; i--) {
+    const p = state.payouts.get(volume[i]!.reference);
+    if (p && p.status !== "failed") used += p.amount;
+  }
+  if (used + amount > cap) {
+    throw new DomainError(code, `This payout would exceed the ${label} payout limit of NGN ${toMajor(cap).toFixed(2)} (NGN ${toMajor(used).toFixed(2)} used).`);
+  }
+}
+
+function uniqueReference(ctx: DomainContext, state: TenantState): string {
+  let reference: string;
+  do reference = ctx.ids.id("PAYOUT");
+  while (state.payouts.has(reference));
+  return reference;
+}
+
+/** The record as the transfer endpoint returns it. */
+export function payoutView(p: Payout) {
+  return {
+    reference: p.reference,
+    amount: toMajor(p.amount),
+    fee: toMajor(p.fee),
+    total_deducted: toMajor(p.total_deducted),
+    net_amount: toMajor(p.amount),
+    order_no: p.order_no,
+    status: p.status,
+    account: `****${p.account_number.slice(-4)}`,
+    account_name: p.account_name,
+    bank_name: p.bank_name,
+    narration: p.narration,
+    created_at: iso(p.created_at),
+  };
+}
+
+/** The full record of the status endpoint. */
+export function payoutStatusView(p: Payout) {
+  return { ...payoutView(p), processed_at: isoOrNull(p.processed_at), source: p.source, error: p.error };
+}

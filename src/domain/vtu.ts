@@ -1,0 +1,181 @@
+/**
+ * VTU purchases: the wallet is debited first; the provider then confirms (`success`), confirms later
+ * (`processing`) or fails (`fail`, refunded at once by a reversal entry). Each product resolves its
+ * price and description here; the outcome comes in (magic values or outcome rules).
+ */
+import type { ExamPin, TenantState, VtuPurchase, VtuService } from "../store/types.js";
+import { byId, type Network } from "./catalog.js";
+import { iso, type DomainContext } from "./context.js";
+import { DomainError, fieldError } from "./errors.js";
+import { post } from "./ledger.js";
+import { toMajor, toMinor, type Minor } from "./money.js";
+
+export type VtuOutcomeKind = "success" | "processing" | "fail";
+
+export interface PricedPurchase {
+  service: VtuService;
+  amount: Minor;
+  description: string;
+  details: Record<string, string | number | null>;
+  /** Electricity prepaid tokens and exam pins are issued only on success. */
+  issues: "token" | "pins" | null;
+  quantity?: number;
+}
+
+const NETWORK_LABEL: Record<Network, string> = { mtn: "MTN", glo: "Glo", airtel: "Airtel", "9mobile": "9mobile" };
+
+export function priceAirtime(req: { network: Network; phone: string; amount: Minor; airtime_type: "VTU" | "Sharesell" }): PricedPurchase {
+  return {
+    service: "airtime",
+    amount: req.amount,
+    description: `${NETWORK_LABEL[req.network]} ${req.airtime_type} airtime of NGN ${toMajor(req.amount).toFixed(2)} to ${req.phone}`,
+    details: { network: req.network, phone: req.phone, airtime_type: req.airtime_type },
+    issues: null,
+  };
+}
+
+export function priceData(ctx: DomainContext, req: { phone: string; data_plan_id: number }): PricedPurchase {
+  const plan = byId(ctx.catalog.dataPlans, req.data_plan_id);
+  if (!plan) throw fieldError("data_plan_id", "Unknown data plan: use an id from GET /api/v1/vtu/data-plans.");
+  return {
+    service: "data",
+    amount: toMinor(plan.price),
+    description: `${plan.name} to ${req.phone}`,
+    details: { network: plan.network, phone: req.phone, data_plan_id: plan.id, plan: plan.name },
+    issues: null,
+  };
+}
+
+export function priceCable(ctx: DomainContext, req: { cable_plan_id: number; smart_card_number: string; phone?: string }): PricedPurchase {
+  const plan = byId(ctx.catalog.cablePlans, req.cable_plan_id);
+  if (!plan) throw fieldError("cable_plan_id", "Unknown cable plan: use an id from GET /api/v1/vtu/cable-plans.");
+  return {
+    service: "cable",
+    amount: toMinor(plan.price),
+    description: `${plan.name} (${plan.validity}) for smart card ${req.smart_card_number}`,
+    details: { provider_name: plan.provider_name, cable_plan_id: plan.id, plan: plan.name, smart_card_number: req.smart_card_number, phone: req.phone ?? null },
+    issues: null,
+  };
+}
+
+export function priceElectricity(
+  ctx: DomainContext,
+  req: { disco_id: number; meter_number: string; meter_type: "Prepaid" | "Postpaid"; amount: Minor; customer_name?: string; customer_address?: string; customer_phone?: string },
+): PricedPurchase {
+  const disco = byId(ctx.catalog.discos, req.disco_id);
+  if (!disco) throw fieldError("disco_id", "Unknown disco: use an id from GET /api/v1/vtu/discos.");
+  return {
+    service: "electricity",
+    amount: req.amount,
+    description: `${disco.name} ${req.meter_type.toLowerCase()} NGN ${toMajor(req.amount).toFixed(2)} for meter ${req.meter_number}`,
+    details: {
+      disco_id: disco.id,
+      disco: disco.code,
+      meter_number: req.meter_number,
+      meter_type: req.meter_type,
+      customer_name: req.customer_name ?? null,
+      customer_address: req.customer_address ?? null,
+      customer_phone: req.customer_phone ?? null,
+    },
+    issues: req.meter_type === "Prepaid" ? "token" : null,
+  };
+}
+
+export function priceExam(ctx: DomainContext, req: { exam_type_id: number; quantity: number }): PricedPurchase {
+  const exam = byId(ctx.catalog.examTypes, req.exam_type_id);
+  if (!exam) throw fieldError("exam_type_id", "Unknown exam type: use an id from GET /api/v1/vtu/exam-types.");
+  return {
+    service: "exam",
+    amount: toMinor(exam.selling_price) * req.quantity,
+    description: `${req.quantity} x ${exam.name}`,
+    details: { exam_type_id: exam.id, exam: exam.code, quantity: req.quantity },
+    issues: "pins",
+    quantity: req.quantity,
+  };
+}
+
+const MESSAGES: Record<VtuOutcomeKind, string> = {
+  success: "Transaction successful",
+  processing: "Transaction is processing; poll the status endpoint for the final outcome.",
+  fail: "Transaction failed. Your wallet has been refunded.",
+};
+
+export function purchase(ctx: DomainContext, state: TenantState, priced: PricedPurchase, outcome: VtuOutcomeKind): VtuPurchase {
+  const reference = uniqueReference(ctx, state);
+  const transaction_id = ctx.ids.id("TXN");
+  post(state, ctx.now, [{ kind: "vtu_purchase", amount: -priced.amount, transaction_id, description: priced.description }]);
+  if (outcome === "fail") {
+    post(state, ctx.now, [{ kind: "vtu_refund", amount: priced.amount, transaction_id, description: `Refund: ${priced.description}` }]);
+  }
+  const record: VtuPurchase = {
+    reference,
+    transaction_id,
+    service: priced.service,
+    amount: priced.amount,
+    status: outcome,
+    message: MESSAGES[outcome],
+    description: priced.description,
+    token: outcome === "success" && priced.issues === "token" ? meterToken(ctx) : null,
+    pins: outcome === "success" && priced.issues === "pins" ? examPins(ctx, priced.quantity ?? 1) : null,
+    details: priced.details,
+    created_at: ctx.now,
+    settled_at: outcome === "processing" ? null : ctx.now,
+  };
+  state.vtu.set(reference, record);
+  return record;
+}
+
+export function findVtu(state: TenantState, reference: string): VtuPurchase {
+  const record = state.vtu.get(reference);
+  if (!record) throw new DomainError("NOT_FOUND", `No VTU transaction with reference ${reference}.`);
+  return record;
+}
+
+function uniqueReference(ctx: DomainContext, state: TenantState): string {
+  let reference: string;
+  do reference = ctx.ids.id("VTU");
+  while (state.vtu.has(reference));
+  return reference;
+}
+
+/** Prepaid meter tokens are 20 digits, shown in groups of four. */
+function meterToken(ctx: DomainContext): string {
+  return ctx.ids.digits(20).match(/.{4}/g)!.join("-");
+}
+
+function examPins(ctx: DomainContext, quantity: number): ExamPin[] {
+  return Array.from({ length: quantity }, () => ({ pin: ctx.ids.digits(12), serial: `SN${ctx.ids.digits(10)}` }));
+}
+
+/** The VTU purchase result (top level, no `data` wrapper). `success` is false only for `fail`. */
+export function purchaseResultView(p: VtuPurchase) {
+  return {
+    success: p.status !== "fail",
+    status: p.status,
+    message: p.message,
+    reference: p.reference,
+    token: p.token,
+    ...(p.pins ? { pins: p.pins } : {}),
+    amount: toMajor(p.amount),
+    transaction_id: p.transaction_id,
+  };
+}
+
+const CAPITALISED = { success: "Success", processing: "Processing", fail: "Failed" } as const;
+
+/** The VTU transaction record (top level). */
+export function vtuRecordView(p: VtuPurchase) {
+  return {
+    success: true as const,
+    reference: p.reference,
+    type: "debit" as const,
+    service: p.service,
+    status: CAPITALISED[p.status],
+    amount: toMajor(p.amount),
+    description: p.description,
+    date: iso(p.created_at),
+    token: p.token,
+    ...(p.pins ? { pins: p.pins } : {}),
+    transaction_id: p.transaction_id,
+  };
+}

@@ -1,0 +1,55 @@
+/**
+ * A merchant's own clock. `manual`: time moves only when told (tests, scenarios). `realtime`: sim
+ * time follows the wall clock from an anchor, scaled by `speed` (demos). The wall clock is injected,
+ * so tests drive realtime mode without sleeping. Time never goes backwards.
+ * Timers and `advance` that runs them arrive with the lifecycle work; windows and timestamps already
+ * read `now()` from here.
+ */
+export type ClockMode = "manual" | "realtime";
+
+export interface ClockSettings {
+  mode: ClockMode;
+  speed: number;
+  /** Sim time to start from, ms since epoch; defaults to the wall clock. */
+  now?: number;
+}
+
+export class Clock {
+  private mode: ClockMode;
+  private speed: number;
+  private anchorSim: number;
+  private anchorWall: number;
+
+  constructor(settings: ClockSettings, private readonly wall: () => number) {
+    this.mode = settings.mode;
+    this.speed = settings.speed;
+    this.anchorWall = wall();
+    this.anchorSim = settings.now ?? this.anchorWall;
+  }
+
+  now(): number {
+    if (this.mode === "manual") return this.anchorSim;
+    return this.anchorSim + Math.floor((this.wall() - this.anchorWall) * this.speed);
+  }
+
+  settings(): ClockSettings {
+    return { mode: this.mode, speed: this.speed, now: this.now() };
+  }
+
+  /** Changes mode or speed from the current instant; a `now` earlier than the current time is refused. */
+  configure(next: Partial<ClockSettings>): void {
+    const current = this.now();
+    if (next.now !== undefined && next.now < current) throw new RangeError("the clock never goes backwards");
+    this.anchorSim = next.now ?? current;
+    this.anchorWall = this.wall();
+    if (next.mode) this.mode = next.mode;
+    if (next.speed !== undefined) this.speed = next.speed;
+  }
+
+  /** Moves a clock forward by `ms` (both modes: realtime keeps running from the new point). */
+  advanceBy(ms: number): number {
+    if (!(ms >= 0)) throw new RangeError("the clock never goes backwards");
+    this.configure({ now: this.now() + ms });
+    return this.now();
+  }
+}

@@ -1,0 +1,90 @@
+import { webcrypto } from "node:crypto";
+import { customRandom } from "nanoid";
+
+/**
+ * Identifier source for one merchant. With a seed every identifier, account number and PAN comes
+ * from a deterministic generator (sfc32 over the seed's hash), so seeded runs are byte-identical;
+ * without one it draws from the platform's CSPRNG. nanoid shapes the identifiers either way.
+ */
+export interface Ids {
+  /** `PREFIX_XXXXXXXXXXXXXXXX`: upper-case alphanumerics, 16 after the prefix. */
+  id(prefix: string, size?: number): string;
+  /** A string of `n` random decimal digits. */
+  digits(n: number): string;
+  /** A lower-case hexadecimal string of `n` characters (nonces). */
+  hex(n: number): string;
+  /** Mixed-case alphanumerics of length `n` (API keys and secrets). */
+  alnum(n: number): string;
+  /** A uniformly drawn integer in [0, n). */
+  int(n: number): number;
+}
+
+type ByteSource = (bytes: number) => Uint8Array;
+
+const ALNUM = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ";
+const MIXED = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
+const DIGITS = "0123456789";
+const HEX = "0123456789abcdef";
+
+export function createIds(seed?: string): Ids {
+  const bytes = seed === undefined ? cryptoBytes : seededBytes(seed);
+  const makers = new Map<string, () => string>();
+  const gen = (alphabet: string, size: number) => {
+    const key = `${size}:${alphabet}`;
+    let make = makers.get(key);
+    if (!make) {
+      make = customRandom(alphabet, size, bytes);
+      makers.set(key, make);
+    }
+    return make();
+  };
+  return {
+    id: (prefix, size = 16) => `${prefix}_${gen(ALNUM, size)}`,
+    digits: (n) => gen(DIGITS, n),
+    hex: (n) => gen(HEX, n),
+    alnum: (n) => gen(MIXED, n),
+    int: (n) => {
+      const b = bytes(4);
+      return (((b[0]! << 24) | (b[1]! << 16) | (b[2]! << 8) | b[3]!) >>> 0) % n;
+    },
+  };
+}
+
+const cryptoBytes: ByteSource = (n) => webcrypto.getRandomValues(new Uint8Array(n));
+
+function seededBytes(seed: string): ByteSource {
+  let [a, b, c, d] = hashSeed(seed);
+  const next = () => {
+    // sfc32: small, fast, good statistical quality; more than enough for sandbox identifiers.
+    a >>>= 0; b >>>= 0; c >>>= 0; d >>>= 0;
+    const t = (a + b + d) | 0;
+    d = (d + 1) | 0;
+    a = b ^ (b >>> 9);
+    b = (c + (c << 3)) | 0;
+    c = (c << 21) | (c >>> 11);
+    c = (c + t) | 0;
+    return t >>> 0;
+  };
+  return (n) => {
+    const out = new Uint8Array(n);
+    for (let i = 0; i < n; i++) out[i] = next() & 0xff;
+    return out;
+  };
+}
+
+/** cyrb128: spreads a string seed over four 32-bit words. */
+function hashSeed(str: string): [number, number, number, number] {
+  let h1 = 1779033703, h2 = 3144134277, h3 = 1013904242, h4 = 2773480762;
+  for (let i = 0; i < str.length; i++) {
+    const k = str.charCodeAt(i);
+    h1 = h2 ^ Math.imul(h1 ^ k, 597399067);
+    h2 = h3 ^ Math.imul(h2 ^ k, 2869860233);
+    h3 = h4 ^ Math.imul(h3 ^ k, 951274213);
+    h4 = h1 ^ Math.imul(h4 ^ k, 2716044179);
+  }
+  h1 = Math.imul(h3 ^ (h1 >>> 18), 597399067);
+  h2 = Math.imul(h4 ^ (h2 >>> 22), 2869860233);
+  h3 = Math.imul(h1 ^ (h3 >>> 17), 951274213);
+  h4 = Math.imul(h2 ^ (h4 >>> 19), 2716044179);
+  return [(h1 ^ h2 ^ h3 ^ h4) >>> 0, (h2 ^ h1) >>> 0, (h3 ^ h1) >>> 0, (h4 ^ h1) >>> 0];
+}

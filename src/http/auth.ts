@@ -1,0 +1,50 @@
+/**
+ * Authentication: `X-Api-Key` + `X-Api-Secret` resolve the tenant once per request; the secret is
+ * compared in constant time (SHA-256 of both, so lengths never leak either). Then the merchant's IP
+ * allowlist and its general per-minute limit. Sets `c.var.tenant`, and nothing else ever does.
+ */
+import { createHash, timingSafeEqual } from "node:crypto";
+import type { MiddlewareHandler } from "hono";
+import { admit, MINUTE } from "../domain/rate-limits.js";
+import type { Registry } from "../store/registry.js";
+import { resolveClientIp } from "./client-ip.js";
+import type { AppEnv } from "./env.js";
+import { ApiError } from "./errors.js";
+
+const digest = (value: string) => createHash("sha256").update(value).digest();
+
+export function secretsEqual(given: string, expected: string): boolean {
+  return timingSafeEqual(digest(given), digest(expected));
+}
+
+/** Compared against when the key is unknown, so both paths do the same work. */
+const DECOY_SECRET = "sk_test_decoy_never_matches_anything";
+
+/**
+ * `accountRules: false` (the control API) checks the credentials only: a merchant's own allowlist or
+ * request cap must never lock it out of the levers that change them.
+ */
+export const requireMerchant = (opts: { registry: Registry; trustProxy: boolean; accountRules: boolean }): MiddlewareHandler<AppEnv> =>
+  async function requireMerchant(c, next) {
+    const apiKey = c.req.header("x-api-key");
+    const apiSecret = c.req.header("x-api-secret");
+    if (!apiKey || !apiSecret) {
+      throw new ApiError("MISSING_CREDENTIALS", "Send both X-Api-Key and X-Api-Secret headers.");
+    }
+    const tenant = opts.registry.findByApiKey(apiKey);
+    const matches = secretsEqual(apiSecret, tenant?.config.api_secret ?? DECOY_SECRET);
+    if (!tenant || !matches) {
+      throw new ApiError("INVALID_CREDENTIALS", "The API key and secret do not match an active account.");
+    }
+    const ip = resolveClientIp(c, opts.trustProxy);
+    c.set("clientIp", ip);
+    c.set("tenant", tenant);
+    if (!opts.accountRules) return next();
+    const { ip_allowlist, limits } = tenant.config;
+    if (ip_allowlist.length > 0 && !ip_allowlist.includes(ip)) {
+      throw new ApiError("IP_NOT_WHITELISTED", `Requests from ${ip} are not allowed for this account.`);
+    }
+    admit(tenant.state.windows.minute, tenant.clock.now(), MINUTE, limits.requests_per_minute, "RATE_LIMITED",
+      `Too many requests: at most ${limits.requests_per_minute} per minute for this account.`);
+    await next();
+  };

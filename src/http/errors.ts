@@ -1,0 +1,95 @@
+/**
+ * The one error envelope: `{ success: false, message, error_code, errors?, retry_after?, request_id? }`.
+ * Every failure (auth, validation, domain refusal, unknown route, crash) is turned into it here.
+ */
+import type { Context, ErrorHandler, NotFoundHandler } from "hono";
+import { HTTPException } from "hono/http-exception";
+import type { ContentfulStatusCode } from "hono/utils/http-status";
+import { DomainError, type DomainErrorCode } from "../domain/errors.js";
+
+export type ErrorCode =
+  | DomainErrorCode
+  | "MISSING_CREDENTIALS"
+  | "INVALID_CREDENTIALS"
+  | "IP_NOT_WHITELISTED"
+  | "SERVICE_NOT_ENABLED"
+  | "PAYOUT_DISABLED"
+  | "INVALID_JSON"
+  | "UNSUPPORTED_MEDIA_TYPE"
+  | "PAYLOAD_TOO_LARGE"
+  | "INTERNAL_ERROR";
+
+/** HTTP status per code. The spec fixes PAYOUT_DISABLED at 403; the rest are sandbox choices (README). */
+export const STATUS_OF: Record<ErrorCode, ContentfulStatusCode> = {
+  MISSING_CREDENTIALS: 401,
+  INVALID_CREDENTIALS: 401,
+  IP_NOT_WHITELISTED: 403,
+  SERVICE_NOT_ENABLED: 403,
+  PAYOUT_DISABLED: 403,
+  RATE_LIMITED: 429,
+  IP_RATE_LIMITED: 429,
+  INVALID_JSON: 400,
+  UNSUPPORTED_MEDIA_TYPE: 415,
+  PAYLOAD_TOO_LARGE: 413,
+  VALIDATION_ERROR: 422,
+  AMOUNT_BELOW_MINIMUM: 422,
+  AMOUNT_ABOVE_MAXIMUM: 422,
+  HOURLY_LIMIT_EXCEEDED: 422,
+  DAILY_LIMIT_EXCEEDED: 422,
+  INSUFFICIENT_BALANCE: 422,
+  INSUFFICIENT_CARD_BALANCE: 422,
+  KYC_REQUIRED: 422,
+  KYC_NOT_APPROVED: 422,
+  INVALID_ACCOUNT: 422,
+  NOT_FOUND: 404,
+  DUPLICATE_REFERENCE: 409,
+  INVALID_STATE: 409,
+  INTERNAL_ERROR: 500,
+};
+
+export interface ErrorDetails {
+  errors?: Record<string, string[]>;
+  retry_after?: number;
+}
+
+/** Thrown by HTTP-level code (auth, capability, limits); domain code throws DomainError instead. */
+export class ApiError extends Error {
+  constructor(readonly code: ErrorCode, message: string, readonly details: ErrorDetails = {}) {
+    super(message);
+    this.name = "ApiError";
+  }
+}
+
+export function errorBody(code: ErrorCode, message: string, details: ErrorDetails = {}, requestId?: string) {
+  return {
+    success: false as const,
+    message,
+    error_code: code,
+    ...(details.errors ? { errors: details.errors } : {}),
+    ...(details.retry_after !== undefined ? { retry_after: details.retry_after } : {}),
+    ...(requestId ? { request_id: requestId } : {}),
+  };
+}
+
+export function errorResponse(c: Context, code: ErrorCode, message: string, details: ErrorDetails = {}) {
+  if (details.retry_after !== undefined) c.header("Retry-After", String(details.retry_after));
+  const requestId = STATUS_OF[code] >= 500 ? (c.get("requestId") as string | undefined) : undefined;
+  return c.json(errorBody(code, message, details, requestId), STATUS_OF[code]);
+}
+
+export const onError: ErrorHandler = (err, c) => {
+  if (err instanceof ApiError || err instanceof DomainError) {
+    return errorResponse(c, err.code, err.message, err.details);
+  }
+  if (err instanceof HTTPException) {
+    // Hono's own validators and body limit raise these for input the client got wrong.
+    if (err.status === 413) return errorResponse(c, "PAYLOAD_TOO_LARGE", "The request body is larger than 1 MB.");
+    if (err.status === 400) return errorResponse(c, "INVALID_JSON", "The request body is not valid JSON.");
+  }
+  // Anything else is our bug: log it with the request id, never show the stack to the caller.
+  console.error(`[merchant-sandbox] request ${String(c.get("requestId"))} failed:`, err);
+  return errorResponse(c, "INTERNAL_ERROR", "An unexpected error occurred. Quote the request_id when reporting it.");
+};
+
+export const notFound: NotFoundHandler = (c) =>
+  errorResponse(c, "NOT_FOUND", `No route for ${c.req.method} ${c.req.path}.`);

@@ -1,0 +1,37 @@
+/** Small builders for route definitions, so each route reads as request -> responses. */
+import type { z } from "@hono/zod-openapi";
+import { ErrorSchema } from "./schemas.js";
+
+export const json = <T extends z.ZodType>(schema: T, description: string) => ({
+  description,
+  content: { "application/json": { schema } },
+});
+
+/** A required JSON body: required, so a missing or non-JSON body is validated (not skipped). */
+export const body = <T extends z.ZodType>(schema: T) => ({
+  body: { required: true, content: { "application/json": { schema } } },
+});
+
+const ERROR_DESCRIPTIONS: Record<number, string> = {
+  400: "Malformed JSON (INVALID_JSON)",
+  401: "MISSING_CREDENTIALS or INVALID_CREDENTIALS",
+  403: "IP_NOT_WHITELISTED, SERVICE_NOT_ENABLED or PAYOUT_DISABLED",
+  404: "NOT_FOUND",
+  409: "DUPLICATE_REFERENCE or INVALID_STATE",
+  413: "PAYLOAD_TOO_LARGE",
+  415: "UNSUPPORTED_MEDIA_TYPE",
+  422: "VALIDATION_ERROR or a business rule refusal (see error_code)",
+  429: "RATE_LIMITED or IP_RATE_LIMITED, with retry_after",
+};
+
+/** Error responses every authenticated route can give, plus the route's own. */
+export function errors(...statuses: number[]) {
+  const all = [...new Set([401, 403, 429, ...statuses])].sort();
+  return Object.fromEntries(all.map((s) => [s, json(ErrorSchema, ERROR_DESCRIPTIONS[s] ?? "Error")])) as Record<
+    number,
+    ReturnType<typeof json<typeof ErrorSchema>>
+  >;
+}
+
+/** Security requirement shared by every /api/v1 and merchant-scoped /sandbox/v1 route. */
+export const security = [{ ApiKey: [], ApiSecret: [] }];

@@ -1,0 +1,52 @@
+/**
+ * Turns zod failures into the envelope's `errors` object: one key per bad field (dotted path), with
+ * "required" said plainly when the field was simply not sent.
+ */
+import { OpenAPIHono } from "@hono/zod-openapi";
+import type { Context } from "hono";
+import type { z } from "zod";
+import type { AppEnv } from "./env.js";
+import { errorResponse } from "./errors.js";
+
+type Issue = z.core.$ZodIssue;
+
+function valueAt(data: unknown, path: PropertyKey[]): unknown {
+  let value = data;
+  for (const key of path) {
+    if (value === null || typeof value !== "object") return undefined;
+    value = (value as Record<PropertyKey, unknown>)[key];
+  }
+  return value;
+}
+
+export function formatIssues(issues: Issue[], data: unknown, rootKey = "body"): Record<string, string[]> {
+  const errors: Record<string, string[]> = {};
+  const add = (key: string, message: string) => {
+    const list = (errors[key] ??= []);
+    if (!list.includes(message)) list.push(message);
+  };
+  for (const issue of issues) {
+    const key = issue.path.map(String).join(".");
+    if (issue.code === "unrecognized_keys") {
+      for (const unknown of issue.keys) add(key ? `${key}.${unknown}` : unknown, "Unknown field.");
+      continue;
+    }
+    const missing = issue.code === "invalid_type" && issue.path.length > 0 && valueAt(data, issue.path) === undefined;
+    add(key || rootKey, missing ? `The ${key} field is required.` : issue.message);
+  }
+  return errors;
+}
+
+const ROOT_KEYS: Record<string, string> = { json: "body", query: "query", param: "path", header: "headers" };
+
+export function validationHook(
+  result: { success: boolean; error?: { issues: Issue[] }; data: unknown; target: string },
+  c: Context<AppEnv>,
+) {
+  if (result.success || !result.error) return;
+  const errors = formatIssues(result.error.issues, result.data, ROOT_KEYS[result.target] ?? result.target);
+  return errorResponse(c, "VALIDATION_ERROR", "The given data was invalid.", { errors });
+}
+
+/** Every router is made here so that every route validates through the same hook. */
+export const router = () => new OpenAPIHono<AppEnv>({ defaultHook: validationHook as never });

@@ -1,0 +1,58 @@
+#!/usr/bin/env node
+/** CLI: `merchant-sandbox [start] [flags]`. Parses settings here, never at import time. */
+import { parseSettings, settingsHelp } from "./config.js";
+import { startServer } from "./server.js";
+
+const USAGE = `merchant-sandbox: a high-fidelity sandbox of the Merchant Payments Service
+
+Usage: merchant-sandbox start [options]
+
+Options (flag, environment variable, meaning):
+${settingsHelp()}
+  --help                                        Show this help
+`;
+
+async function main(argv: string[]): Promise<number> {
+  const [command = "start", ...rest] = argv;
+  if (command === "--help" || command === "-h" || rest.includes("--help")) {
+    process.stdout.write(USAGE);
+    return 0;
+  }
+  if (command !== "start") {
+    process.stderr.write(`unknown command: ${command}\n\n${USAGE}`);
+    return 2;
+  }
+  const parsed = parseSettings(rest, process.env);
+  if ("error" in parsed) {
+    process.stderr.write(`merchant-sandbox: ${parsed.error}\n`);
+    return 2;
+  }
+  const sandbox = await startServer(parsed.settings);
+  const lines = [`merchant-sandbox listening on ${sandbox.url}`, `  API base URL:   ${sandbox.url}/api/v1`, `  OpenAPI:        ${sandbox.url}/openapi.json`];
+  for (const m of sandbox.demo) {
+    lines.push(
+      `  Demo merchant ${m.merchant_id} (${m.settings.business_name ?? ""}):`,
+      `    X-Api-Key:      ${m.api_key}`,
+      `    X-Api-Secret:   ${m.api_secret}`,
+      `    Webhook secret: ${m.webhook_secret}`,
+    );
+  }
+  lines.push(`  New merchant:   curl -X POST ${sandbox.url}/sandbox/v1/merchants -H 'Content-Type: application/json' -d '{}'`);
+  process.stdout.write(lines.join("\n") + "\n");
+  const stop = () => {
+    void sandbox.close().then(() => process.exit(0));
+  };
+  process.once("SIGINT", stop);
+  process.once("SIGTERM", stop);
+  return -1;
+}
+
+main(process.argv.slice(2)).then(
+  (code) => {
+    if (code >= 0) process.exitCode = code;
+  },
+  (err: unknown) => {
+    process.stderr.write(`merchant-sandbox: ${(err as Error).message}\n`);
+    process.exitCode = 1;
+  },
+);

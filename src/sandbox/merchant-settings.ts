@@ -1,0 +1,65 @@
+/**
+ * The merchant settings accepted by `POST /sandbox/v1/merchants`, `PATCH /sandbox/v1/merchant` and the
+ * demo merchant fixture: one schema validates all three and documents them.
+ */
+import { z } from "@hono/zod-openapi";
+import { DEFAULTS } from "../domain/merchant.js";
+import { amount, digits } from "../http/schemas.js";
+
+const limit = (description: string) => z.number().min(0).max(1e12).optional().openapi({ description });
+const count = (description: string) => z.number().int().min(0).max(1_000_000).optional().openapi({ description });
+
+export const LimitsSchema = z
+  .object({
+    payout_min: limit(`Smallest payout in Naira (default ${DEFAULTS.limits.payout_min}).`),
+    payout_max: limit(`Largest single payout in Naira (default ${DEFAULTS.limits.payout_max}).`),
+    payout_hourly_amount: limit(`Naira paid out per rolling hour (default ${DEFAULTS.limits.payout_hourly_amount}).`),
+    payout_daily_amount: limit(`Naira paid out per rolling 24 hours (default ${DEFAULTS.limits.payout_daily_amount}).`),
+    payout_attempts_per_hour: count(`Payout attempts per rolling hour for the merchant; 0 = no cap (default ${DEFAULTS.limits.payout_attempts_per_hour}).`),
+    payout_attempts_per_ip_per_hour: count(`Payout attempts per rolling hour per client IP; 0 = no cap (default ${DEFAULTS.limits.payout_attempts_per_ip_per_hour}, the spec's value).`),
+    payout_review_threshold: limit(`Payouts at or above this Naira amount are held as pending_approval (default ${DEFAULTS.limits.payout_review_threshold}).`),
+    requests_per_minute: count(`General requests per rolling minute; 0 = off (default ${DEFAULTS.limits.requests_per_minute}).`),
+  })
+  .strict();
+
+const CapabilitiesSchema = z
+  .object({
+    payouts: z.boolean().optional(),
+    vtu: z.boolean().optional(),
+    virtual_cards: z.boolean().optional(),
+    checkout: z.boolean().optional(),
+  })
+  .strict();
+
+const ClockSchema = z
+  .object({
+    mode: z.enum(["manual", "realtime"]).optional(),
+    speed: z.number().positive().max(100_000).optional(),
+    now: z.iso.datetime({ offset: true }).optional().openapi({ description: "Sim time to start from (ISO 8601)." }),
+  })
+  .strict();
+
+export const MerchantSettingsSchema = z
+  .object({
+    business_name: z.string().trim().min(1).max(100).optional(),
+    capabilities: CapabilitiesSchema.optional(),
+    kyc: z
+      .object({ bvn: digits(11).nullable().optional(), nin: digits(11).nullable().optional() })
+      .strict()
+      .optional()
+      .openapi({ description: "The merchant's own KYC identifiers, used for individual virtual accounts without bvn or nin." }),
+    ip_allowlist: z.array(z.union([z.ipv4(), z.ipv6()])).max(100).optional().openapi({ description: "Empty = allowlisting off." }),
+    webhook_url: z.url({ protocol: /^https?$/ }).max(2000).nullable().optional(),
+    limits: LimitsSchema.optional(),
+    card_funding_fee_usd: z.number().min(0).max(1000).optional(),
+    usd_ngn_rate: z.number().positive().max(1_000_000).optional(),
+    clock: ClockSchema.optional(),
+  })
+  .strict()
+  .openapi("MerchantSettings");
+
+export const NewMerchantSchema = MerchantSettingsSchema.extend({
+  wallet_balance: amount({ min: 0 }).optional().openapi({ description: `Opening balance in Naira (default ${DEFAULTS.wallet_balance}).` }),
+}).openapi("NewMerchant");
+
+export type NewMerchantInput = z.infer<typeof NewMerchantSchema>;

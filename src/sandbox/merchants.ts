@@ -1,0 +1,92 @@
+/**
+ * Merchants through the control API: open sign-up (fresh keys, isolated state, manual clock by
+ * default) and the caller's own configuration.
+ */
+import { createRoute, z } from "@hono/zod-openapi";
+import { fieldError } from "../domain/errors.js";
+import { applySettings, merchantView } from "../domain/merchant.js";
+import { balanceOf } from "../domain/ledger.js";
+import { toMajor } from "../domain/money.js";
+import { body, errors, json, security } from "../http/openapi.js";
+import { router } from "../http/validation.js";
+import type { Registry } from "../store/registry.js";
+import type { Tenant } from "../store/tenant.js";
+import { MerchantSettingsSchema, NewMerchantSchema } from "./merchant-settings.js";
+
+const Merchant = z
+  .object({
+    merchant_id: z.string(),
+    business_name: z.string(),
+    api_key: z.string(),
+    api_secret: z.string(),
+    webhook_secret: z.string(),
+    capabilities: z.object({ payouts: z.boolean(), vtu: z.boolean(), virtual_cards: z.boolean(), checkout: z.boolean() }),
+    kyc: z.object({ bvn: z.string().nullable(), nin: z.string().nullable() }),
+    ip_allowlist: z.array(z.string()),
+    webhook_url: z.string().nullable(),
+    limits: z.record(z.string(), z.number()),
+    card_funding_fee_usd: z.number(),
+    usd_ngn_rate: z.number(),
+    created_at: z.string(),
+    wallet_balance: z.number(),
+    clock: z.object({ mode: z.enum(["manual", "realtime"]), speed: z.number(), now: z.string() }),
+  })
+  .openapi("Merchant");
+
+export function merchantResponse(tenant: Tenant) {
+  const clock = tenant.clock.settings();
+  return {
+    ...merchantView(tenant.config),
+    wallet_balance: toMajor(balanceOf(tenant.state)),
+    clock: { mode: clock.mode, speed: clock.speed, now: new Date(clock.now!).toISOString() },
+  };
+}
+
+const create = createRoute({
+  method: "post",
+  path: "/merchants",
+  tags: ["Sandbox"],
+  summary: "Create an isolated merchant with fresh keys (no authentication)",
+  request: body(NewMerchantSchema),
+  responses: { 201: json(z.object({ success: z.literal(true), data: Merchant }), "The merchant and its keys"), ...errors(400, 415, 422) },
+});
+
+const read = createRoute({
+  method: "get",
+  path: "/merchant",
+  tags: ["Sandbox"],
+  summary: "The calling merchant's configuration",
+  security,
+  responses: { 200: json(z.object({ success: z.literal(true), data: Merchant }), "The merchant"), ...errors() },
+});
+
+const update = createRoute({
+  method: "patch",
+  path: "/merchant",
+  tags: ["Sandbox"],
+  summary: "Change the calling merchant's configuration (fields not sent are kept)",
+  security,
+  request: body(MerchantSettingsSchema),
+  responses: { 200: json(z.object({ success: z.literal(true), data: Merchant }), "The updated merchant"), ...errors(400, 415, 422) },
+});
+
+export function merchantRoutes(registry: Registry) {
+  return router()
+    .openapi(create, (c) => {
+      const tenant = registry.create(c.req.valid("json"), { defaultClockMode: "manual" });
+      return c.json({ success: true as const, data: merchantResponse(tenant) }, 201);
+    })
+    .openapi(read, (c) => c.json({ success: true as const, data: merchantResponse(c.var.tenant) }, 200))
+    .openapi(update, (c) => {
+      const tenant = c.var.tenant;
+      const settings = c.req.valid("json");
+      const clockNow = settings.clock?.now === undefined ? undefined : Date.parse(settings.clock.now);
+      if (clockNow !== undefined && clockNow < tenant.clock.now()) {
+        throw fieldError("clock.now", "The clock never goes backwards: give a time at or after the current sim time.");
+      }
+      // Both changes are checked above, so they apply together or not at all.
+      tenant.config = applySettings(tenant.config, settings);
+      if (settings.clock) tenant.clock.configure({ ...settings.clock, now: clockNow });
+      return c.json({ success: true as const, data: merchantResponse(tenant) }, 200);
+    });
+}

@@ -1,0 +1,69 @@
+/**
+ * All merchants of one sandbox process. Tenants are looked up by API key once per request (auth);
+ * nothing else is shared between them, so parallel test suites each create their own.
+ */
+import type { Catalog } from "../domain/catalog.js";
+import { DEFAULTS, newCredentials, newMerchantConfig, type Credentials, type MerchantSettings } from "../domain/merchant.js";
+import { toMinor } from "../domain/money.js";
+import { fundWallet } from "../domain/wallet.js";
+import { Clock, type ClockMode } from "../engine/clock.js";
+import { createIds, type Ids } from "../engine/ids.js";
+import { contextOf, type Tenant } from "./tenant.js";
+import { emptyState } from "./types.js";
+
+export interface RegistryOptions {
+  catalog: Catalog;
+  /** Wall clock in ms; injected so tests drive realtime clocks without sleeping. */
+  wall?: () => number;
+  /** Makes every generated identifier deterministic (per merchant: seed + merchant id). */
+  seed?: string;
+}
+
+export interface NewMerchant extends MerchantSettings {
+  /** Opening wallet balance in Naira. */
+  wallet_balance?: number;
+}
+
+export class Registry {
+  private readonly tenants = new Map<string, Tenant>();
+  private readonly byApiKey = new Map<string, Tenant>();
+  private readonly ids: Ids;
+  readonly catalog: Catalog;
+  readonly wall: () => number;
+
+  constructor(private readonly options: RegistryOptions) {
+    this.catalog = options.catalog;
+    this.wall = options.wall ?? Date.now;
+    this.ids = createIds(options.seed === undefined ? undefined : `${options.seed}:registry`);
+  }
+
+  create(input: NewMerchant, opts: { credentials?: Credentials; defaultClockMode?: ClockMode } = {}): Tenant {
+    const credentials = opts.credentials ?? newCredentials(this.ids);
+    if (this.tenants.has(credentials.merchant_id) || this.byApiKey.has(credentials.api_key)) {
+      throw new Error(`merchant ${credentials.merchant_id} already exists`);
+    }
+    const clockNow = input.clock?.now === undefined ? undefined : Date.parse(input.clock.now);
+    const mode = input.clock?.mode ?? opts.defaultClockMode ?? "manual";
+    const clock = new Clock({ mode, speed: input.clock?.speed ?? 1, now: clockNow }, this.wall);
+    const config = newMerchantConfig(credentials, input, mode, clock.now());
+    const seed = this.options.seed === undefined ? undefined : `${this.options.seed}:${credentials.merchant_id}`;
+    const tenant: Tenant = { id: credentials.merchant_id, config, state: emptyState(), clock, ids: createIds(seed), catalog: this.catalog };
+    const opening = toMinor(input.wallet_balance ?? DEFAULTS.wallet_balance);
+    if (opening > 0) fundWallet(contextOf(tenant), tenant.state, opening, "Opening balance (sandbox)");
+    this.tenants.set(tenant.id, tenant);
+    this.byApiKey.set(config.api_key, tenant);
+    return tenant;
+  }
+
+  findByApiKey(apiKey: string): Tenant | undefined {
+    return this.byApiKey.get(apiKey);
+  }
+
+  get(merchantId: string): Tenant | undefined {
+    return this.tenants.get(merchantId);
+  }
+
+  list(): Tenant[] {
+    return [...this.tenants.values()];
+  }
+}

@@ -1,0 +1,250 @@
+/**
+ * Everything one merchant (tenant) owns. Records are plain data (times in ms since epoch, money in
+ * minor units) so they can be persisted and restored; Maps keep insertion order for listings.
+ */
+import type { Minor } from "../domain/money.js";
+import type { CardBrand } from "../domain/pan.js";
+import type { ClockMode } from "../engine/clock.js";
+
+export type Capability = "payouts" | "vtu" | "virtual_cards" | "checkout";
+
+export interface MerchantLimits {
+  payout_min: Minor;
+  payout_max: Minor;
+  payout_hourly_amount: Minor;
+  payout_daily_amount: Minor;
+  /** 0 = no cap */
+  payout_attempts_per_hour: number;
+  /** The spec's 20 per hour per IP; counted per merchant and IP. 0 = no cap. */
+  payout_attempts_per_ip_per_hour: number;
+  payout_review_threshold: Minor;
+  /** General per-minute request cap across all endpoints; 0 = off. */
+  requests_per_minute: number;
+}
+
+export interface MerchantConfig {
+  merchant_id: string;
+  business_name: string;
+  api_key: string;
+  api_secret: string;
+  webhook_secret: string;
+  capabilities: Record<Capability, boolean>;
+  kyc: { bvn: string | null; nin: string | null };
+  ip_allowlist: string[];
+  webhook_url: string | null;
+  limits: MerchantLimits;
+  /** USD cents charged per card funding, on top of the amount. */
+  card_funding_fee: Minor;
+  /** Naira per US dollar used to charge card funding to the NGN wallet (and credit unloads). */
+  usd_ngn_rate: number;
+  clock: { mode: ClockMode; speed: number };
+  created_at: number;
+}
+
+export type LedgerKind =
+  | "wallet_funding"
+  | "va_payment"
+  | "checkout_payment"
+  | "payout"
+  | "payout_fee"
+  | "payout_reversal"
+  | "vtu_purchase"
+  | "vtu_refund"
+  | "card_funding"
+  | "card_funding_fee"
+  | "card_unload";
+
+export interface LedgerEntry {
+  entry_id: number;
+  at: number;
+  kind: LedgerKind;
+  /** Signed: credits positive, debits negative. */
+  amount: Minor;
+  balance_after: Minor;
+  transaction_id: string;
+  description: string;
+}
+
+export interface Identity {
+  type: "bvn" | "nin" | "cac";
+  value: string;
+  /** Whether the customer's own identifier was used or the merchant's KYC fallback. */
+  source: "customer" | "merchant_kyc";
+}
+
+export interface VirtualAccount {
+  account_number: string;
+  account_name: string;
+  bank_name: string;
+  customer_type: "individual" | "business";
+  customer_name: string;
+  customer_email: string;
+  reference: string;
+  status: "Enabled";
+  identity: Identity;
+  created_at: number;
+}
+
+export interface VaPayment {
+  transaction_id: string;
+  reference: string;
+  amount: Minor;
+  currency: "NGN";
+  status: "pending" | "processing" | "success" | "failed";
+  payer_name: string;
+  payer_bank: string;
+  virtual_account: string;
+  created_at: number;
+}
+
+export interface Checkout {
+  reference: string;
+  transaction_id: string;
+  amount: Minor;
+  description: string | null;
+  redirect_url: string | null;
+  customer_email: string | null;
+  customer_name: string | null;
+  account_number: string;
+  account_name: string;
+  bank_name: string;
+  /** `expired` is derived from the clock when read; only `pending` and `paid` are stored. */
+  status: "pending" | "paid";
+  created_at: number;
+  expires_at: number;
+  paid_at: number | null;
+}
+
+export type PayoutStatus = "pending" | "pending_approval" | "processing" | "completed" | "failed";
+
+export interface Payout {
+  reference: string;
+  order_no: string;
+  amount: Minor;
+  fee: Minor;
+  total_deducted: Minor;
+  status: PayoutStatus;
+  bank_code: string;
+  bank_name: string;
+  account_number: string;
+  account_name: string;
+  narration: string | null;
+  source: "api" | "dashboard";
+  client_ip: string;
+  created_at: number;
+  processed_at: number | null;
+  error: string | null;
+}
+
+export type VtuService = "airtime" | "data" | "cable" | "electricity" | "exam";
+
+export interface ExamPin {
+  pin: string;
+  serial: string;
+}
+
+export interface VtuPurchase {
+  reference: string;
+  transaction_id: string;
+  service: VtuService;
+  amount: Minor;
+  status: "success" | "processing" | "fail";
+  message: string;
+  description: string;
+  token: string | null;
+  pins: ExamPin[] | null;
+  /** The request's own fields (phone, network, plan id, meter...), kept for the record. */
+  details: Record<string, string | number | null>;
+  created_at: number;
+  settled_at: number | null;
+}
+
+export interface Cardholder {
+  cardholder_id: number;
+  first_name: string;
+  last_name: string;
+  full_name: string;
+  email: string;
+  phone: string | null;
+  kyc_status: "PENDING" | "APPROVED";
+  created_at: number;
+}
+
+export type CardStatus = "active" | "frozen" | "terminated";
+
+export interface Card {
+  card_id: number;
+  cardholder_id: number;
+  brand: CardBrand;
+  pan: string;
+  masked_pan: string;
+  expiry_month: number;
+  expiry_year: number;
+  currency: "USD";
+  /** US cents */
+  balance: Minor;
+  status: CardStatus;
+  label: string | null;
+  created_at: number;
+}
+
+export interface CardTransaction {
+  transaction_id: string;
+  card_id: number;
+  type: "funding" | "unload" | "spend";
+  status: "success" | "declined";
+  /** US cents, always positive; `type` says the direction. */
+  amount: Minor;
+  balance_after: Minor;
+  description: string;
+  merchant_name: string | null;
+  created_at: number;
+}
+
+/** Sliding windows for the rate limits: timestamps of admitted attempts, oldest first. */
+export interface RateWindows {
+  minute: number[];
+  payoutAttempts: number[];
+  payoutAttemptsByIp: Map<string, number[]>;
+  /** Payouts of the last 24 hours, for the hourly and daily amount limits. */
+  payoutVolume: Array<{ at: number; reference: string }>;
+}
+
+export interface TenantState {
+  ledger: LedgerEntry[];
+  virtualAccounts: Map<string, VirtualAccount>;
+  /** merchant reference -> account number */
+  virtualAccountsByReference: Map<string, string>;
+  /** narration -> payments carrying it, oldest first (narrations are not unique) */
+  vaPayments: Map<string, VaPayment[]>;
+  checkouts: Map<string, Checkout>;
+  /** one-time account number -> checkout reference */
+  checkoutsByAccount: Map<string, string>;
+  payouts: Map<string, Payout>;
+  vtu: Map<string, VtuPurchase>;
+  cardholders: Map<number, Cardholder>;
+  cardholdersByEmail: Map<string, number>;
+  cards: Map<number, Card>;
+  cardTransactions: Map<number, CardTransaction[]>;
+  sequences: { cardholder: number; card: number };
+  windows: RateWindows;
+}
+
+export function emptyState(): TenantState {
+  return {
+    ledger: [],
+    virtualAccounts: new Map(),
+    virtualAccountsByReference: new Map(),
+    vaPayments: new Map(),
+    checkouts: new Map(),
+    checkoutsByAccount: new Map(),
+    payouts: new Map(),
+    vtu: new Map(),
+    cardholders: new Map(),
+    cardholdersByEmail: new Map(),
+    cards: new Map(),
+    cardTransactions: new Map(),
+    sequences: { cardholder: 0, card: 0 },
+    windows: { minute: [], payoutAttempts: [], payoutAttemptsByIp: new Map(), payoutVolume: [] },
+  };
+}
