@@ -25,11 +25,11 @@ describe("HTTP server", () => {
     expect(s.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
     const res = await fetch(`${s.url}/api/v1/wallet/balance`, { headers: DEMO });
     expect(res.status).toBe(200);
-    expect((await res.json()).data.currency).toBe("NGN");
+    expect(((await res.json()) as any).data.currency).toBe("NGN");
 
     const create = async (allow: string[]) => {
       const r = await fetch(`${s.url}/sandbox/v1/merchants`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ ip_allowlist: allow }) });
-      const { data } = await r.json();
+      const { data } = (await r.json()) as any;
       return { "x-api-key": data.api_key, "x-api-secret": data.api_secret };
     };
     const local = await create(["127.0.0.1"]);
@@ -37,7 +37,7 @@ describe("HTTP server", () => {
     expect((await fetch(`${s.url}/api/v1/wallet/balance`, { headers: local })).status).toBe(200);
     const blocked = await fetch(`${s.url}/api/v1/wallet/balance`, { headers: { ...remote, "x-forwarded-for": "10.0.0.1" } });
     expect(blocked.status).toBe(403);
-    expect((await blocked.json()).error_code).toBe("IP_NOT_WHITELISTED");
+    expect(((await blocked.json()) as any).error_code).toBe("IP_NOT_WHITELISTED");
   });
 
   it("refuses a streamed body over 1 MB with 413 in the envelope", async () => {

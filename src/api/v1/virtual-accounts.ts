@@ -29,7 +29,8 @@ const CreateVirtualAccount = z
       .regex(/^(RC|BN)\d{1,8}$/i, { message: "Must start with RC or BN followed by digits, e.g. RC1234567." })
       .optional(),
   })
-  .superRefine((v, ctx) => {
+  .superRefine(
+    (v, ctx) => {
     // Which fields are required depends on customer_type; the spec's table, rule by rule.
     const need = (field: keyof typeof v, why: string) => {
       if (v[field] === undefined) ctx.addIssue({ code: "custom", path: [field], message: `The ${field} field is required ${why}.` });
@@ -40,13 +41,16 @@ const CreateVirtualAccount = z
     if (v.customer_type === "individual") {
       need("first_name", "for individual customers");
       need("last_name", "for individual customers");
-    } else {
+    } else if (v.customer_type === "business") {
       need("business_name", "for business customers");
       need("cac_number", "for business customers");
       forbid("bvn");
       forbid("nin");
     }
-  })
+    },
+    // Run even when other fields already failed, so one reply names every bad field.
+    { when: (payload) => typeof payload.value === "object" && payload.value !== null },
+  )
   .openapi("CreateVirtualAccount");
 
 const VirtualAccount = z

@@ -1,0 +1,25 @@
+# Build stage: full install (dev dependencies for the TypeScript compiler), then compile to dist/.
+FROM node:20-slim AS build
+WORKDIR /app
+COPY package.json package-lock.json tsconfig.json tsconfig.build.json ./
+COPY src ./src
+COPY fixtures ./fixtures
+RUN npm ci --no-audit --no-fund
+
+# Runtime stage: production dependencies only, built output and fixtures, non-root user.
+FROM node:20-slim
+ENV NODE_ENV=production \
+    MERCHANT_SANDBOX_HOST=0.0.0.0 \
+    MERCHANT_SANDBOX_PORT=4010
+WORKDIR /app
+COPY package.json package-lock.json ./
+RUN npm ci --omit=dev --ignore-scripts --no-audit --no-fund && npm cache clean --force
+COPY --from=build /app/dist ./dist
+COPY fixtures ./fixtures
+COPY scenarios ./scenarios
+USER node
+EXPOSE 4010
+HEALTHCHECK --interval=10s --timeout=3s --start-period=5s \
+  CMD node -e "fetch('http://127.0.0.1:4010/health').then(r => process.exit(r.ok ? 0 : 1), () => process.exit(1))"
+ENTRYPOINT ["node", "dist/main.js"]
+CMD ["start"]
