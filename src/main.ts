@@ -12,7 +12,8 @@ ${settingsHelp()}
   --help                                        Show this help
 `;
 
-async function main(argv: string[]): Promise<number> {
+/** Resolves to an exit code, or to `undefined` while the server keeps the process alive. */
+async function main(argv: string[]): Promise<number | undefined> {
   const [command = "start", ...rest] = argv;
   if (command === "--help" || command === "-h" || rest.includes("--help")) {
     process.stdout.write(USAGE);
@@ -44,12 +45,12 @@ async function main(argv: string[]): Promise<number> {
   };
   process.once("SIGINT", stop);
   process.once("SIGTERM", stop);
-  return -1;
+  return undefined;
 }
 
 main(process.argv.slice(2)).then(
   (code) => {
-    if (code >= 0) process.exitCode = code;
+    if (code !== undefined) process.exitCode = code;
   },
   (err: unknown) => {
     process.stderr.write(`merchant-sandbox: ${(err as Error).message}\n`);

@@ -6,7 +6,7 @@
 import type { Card, CardStatus, CardTransaction, Cardholder, TenantState } from "../store/types.js";
 import { iso, type DomainContext } from "./context.js";
 import { DomainError } from "./errors.js";
-import { assertCanPost, post, type Posting } from "./ledger.js";
+import { post, type Posting } from "./ledger.js";
 import { toMajor, type Minor } from "./money.js";
 import { makePan, maskPan, type CardBrand } from "./pan.js";
 
@@ -102,12 +102,13 @@ export function fundCard(ctx: DomainContext, state: TenantState, id: number, amo
     { kind: "card_funding", amount: -usdToKobo(ctx, amount), transaction_id, description: `Card ${card.card_id} funding USD ${toMajor(amount).toFixed(2)} at ${ctx.config.usd_ngn_rate}` },
   ];
   if (fee > 0) postings.push({ kind: "card_funding_fee", amount: -usdToKobo(ctx, fee), transaction_id, description: `Card ${card.card_id} funding fee USD ${toMajor(fee).toFixed(2)}` });
-  assertCanPost(state, postings);
   post(state, ctx.now, postings);
   card.balance += amount;
   const txn = recordCardTransaction(ctx, state, card, { transaction_id, type: "funding", amount, description: "Card funding" });
-  return { card, txn, fee, walletCharged: -postings.reduce((s, p) => s + p.amount, 0) };
+  return { card, txn, fee, walletAmount: -postings.reduce((s, p) => s + p.amount, 0) };
 }
+
+export type FundsMoved = ReturnType<typeof fundCard>;
 
 export function unloadCard(ctx: DomainContext, state: TenantState, id: number, amount: Minor) {
   const card = findCard(state, id);
@@ -144,7 +145,23 @@ function moveToWallet(ctx: DomainContext, state: TenantState, card: Card, amount
   post(state, ctx.now, [{ kind: "card_unload", amount: credited, transaction_id, description: `${description}: card ${card.card_id} USD ${toMajor(amount).toFixed(2)}` }]);
   card.balance -= amount;
   const txn = recordCardTransaction(ctx, state, card, { transaction_id, type: "unload", amount, description });
-  return { card, txn, walletCredited: credited };
+  return { card, txn, fee: 0, walletAmount: credited };
+}
+
+/** Fund and unload answer alike: what moved on the card, and what it cost or returned in Naira. */
+export function fundsMovedView(ctx: DomainContext, moved: FundsMoved, message: string) {
+  return {
+    success: true as const,
+    message,
+    card_id: moved.card.card_id,
+    transaction_id: moved.txn.transaction_id,
+    amount: toMajor(moved.txn.amount),
+    fee: toMajor(moved.fee),
+    currency: "USD" as const,
+    balance: toMajor(moved.card.balance),
+    exchange_rate: ctx.config.usd_ngn_rate,
+    wallet_amount: toMajor(moved.walletAmount),
+  };
 }
 
 function recordCardTransaction(

@@ -26,7 +26,7 @@ export function lastMovementAt(state: TenantState): number | null {
 }
 
 /** Throws INSUFFICIENT_BALANCE (changing nothing) when the postings would take the balance below zero. */
-export function assertCanPost(state: TenantState, postings: Posting[]): void {
+function assertCanPost(state: TenantState, postings: Posting[]): void {
   const total = postings.reduce((sum, p) => sum + p.amount, 0);
   const balance = balanceOf(state);
   if (balance + total < 0) {

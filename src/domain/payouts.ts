@@ -5,7 +5,7 @@
 import type { Payout, TenantState } from "../store/types.js";
 import { iso, isoOrNull, type DomainContext } from "./context.js";
 import { DomainError, fieldError } from "./errors.js";
-import { assertCanPost, post } from "./ledger.js";
+import { post } from "./ledger.js";
 import { payoutFee, toMajor, type Minor } from "./money.js";
 import { isPlausibleNuban } from "./nuban.js";
 import { DAY, HOUR, admit } from "./rate-limits.js";
@@ -70,8 +70,7 @@ export function createPayout(ctx: DomainContext, state: TenantState, req: Payout
     { kind: "payout" as const, amount: -req.amount, transaction_id: order_no, description: `Payout ${reference} to ${req.bank_name} ****${req.account_number.slice(-4)}` },
     { kind: "payout_fee" as const, amount: -fee, transaction_id: order_no, description: `Payout fee ${reference}` },
   ];
-  assertCanPost(state, postings);
-  post(state, ctx.now, postings);
+  post(state, ctx.now, postings); // checks the whole batch against the balance before appending
 
   const payout: Payout = {
     reference,

@@ -3,6 +3,8 @@
  * lever can never put a merchant into a state the real service could not reach.
  */
 import { createRoute, z } from "@hono/zod-openapi";
+import { TransactionStatus } from "../api/v1/virtual-accounts.js";
+import { Cardholder } from "../api/v1/virtual-cards.js";
 import { approveKyc, cardholderView } from "../domain/cards.js";
 import { ledgerEntryView } from "../domain/ledger.js";
 import { toMinor } from "../domain/money.js";
@@ -58,7 +60,7 @@ const approve = createRoute({
   security,
   request: { params: z.object({ id: pathId }) },
   responses: {
-    200: json(z.object({ success: z.literal(true), cardholder_id: z.number().int(), full_name: z.string(), email: z.string(), phone: z.string().nullable(), kyc_status: z.enum(["PENDING", "APPROVED"]) }), "The cardholder"),
+    200: json(Cardholder, "The cardholder"),
     ...errors(404, 422),
   },
 });
@@ -83,16 +85,7 @@ const transfer = createRoute({
     ),
   },
   responses: {
-    201: json(
-      z.object({
-        success: z.literal(true),
-        data: z.object({
-          reference: z.string(), amount: z.number(), currency: z.literal("NGN"), status: z.enum(["pending", "processing", "success", "failed"]),
-          payer_name: z.string(), payer_bank: z.string(), virtual_account: z.string(), transaction_id: z.string(), created_at: z.string(),
-        }),
-      }),
-      "The payment",
-    ),
+    201: json(z.object({ success: z.literal(true), data: TransactionStatus }), "The payment"),
     ...errors(400, 404, 415, 422),
   },
 });

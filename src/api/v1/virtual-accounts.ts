@@ -67,7 +67,7 @@ const VirtualAccount = z
   })
   .openapi("VirtualAccount");
 
-const TransactionStatus = z
+export const TransactionStatus = z
   .object({
     reference: z.string(),
     amount: z.number(),

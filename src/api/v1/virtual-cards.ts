@@ -7,6 +7,7 @@ import {
   findCard,
   findCardholder,
   fundCard,
+  fundsMovedView,
   issueCard,
   paginate,
   setCardStatus,
@@ -28,7 +29,7 @@ const paging = z.object({
   per_page: z.coerce.number().int().min(1).max(100).default(20),
 });
 
-const Cardholder = z
+export const Cardholder = z
   .object({
     success: z.literal(true),
     cardholder_id: z.number().int(),
@@ -191,42 +192,14 @@ export function virtualCardRoutes() {
     .openapi(fund, (c) => {
       const tenant = c.var.tenant;
       const ctx = contextOf(tenant);
-      const { card, txn, fee, walletCharged } = fundCard(ctx, tenant.state, c.req.valid("param").id, toMinor(c.req.valid("json").amount));
-      return c.json(
-        {
-          success: true as const,
-          message: "Card funded successfully",
-          card_id: card.card_id,
-          transaction_id: txn.transaction_id,
-          amount: toMajor(txn.amount),
-          fee: toMajor(fee),
-          currency: "USD" as const,
-          balance: toMajor(card.balance),
-          exchange_rate: ctx.config.usd_ngn_rate,
-          wallet_amount: toMajor(walletCharged),
-        },
-        200,
-      );
+      const moved = fundCard(ctx, tenant.state, c.req.valid("param").id, toMinor(c.req.valid("json").amount));
+      return c.json(fundsMovedView(ctx, moved, "Card funded successfully"), 200);
     })
     .openapi(unload, (c) => {
       const tenant = c.var.tenant;
       const ctx = contextOf(tenant);
-      const { card, txn, walletCredited } = unloadCard(ctx, tenant.state, c.req.valid("param").id, toMinor(c.req.valid("json").amount));
-      return c.json(
-        {
-          success: true as const,
-          message: "Card unloaded successfully",
-          card_id: card.card_id,
-          transaction_id: txn.transaction_id,
-          amount: toMajor(txn.amount),
-          fee: 0,
-          currency: "USD" as const,
-          balance: toMajor(card.balance),
-          exchange_rate: ctx.config.usd_ngn_rate,
-          wallet_amount: toMajor(walletCredited),
-        },
-        200,
-      );
+      const moved = unloadCard(ctx, tenant.state, c.req.valid("param").id, toMinor(c.req.valid("json").amount));
+      return c.json(fundsMovedView(ctx, moved, "Card unloaded successfully"), 200);
     })
     .openapi(action("freeze", "Freeze a card (spend is declined until unfrozen)"), (c) => {
       const card = setCardStatus(c.var.tenant.state, c.req.valid("param").id, "freeze");
