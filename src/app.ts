@@ -5,6 +5,7 @@
  * through the one envelope in http/errors.ts.
  */
 import { OpenAPIHono } from "@hono/zod-openapi";
+import type { MiddlewareHandler } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { requestId } from "hono/request-id";
 import { checkoutRoutes } from "./api/v1/checkout.js";
@@ -19,7 +20,11 @@ import { ApiError, notFound, onError } from "./http/errors.js";
 import { jsonOnly } from "./http/json-only.js";
 import { validationHook } from "./http/validation.js";
 import { checkoutPages } from "./pages/checkout-page.js";
+import { ClockDriver } from "./engine/clock-driver.js";
+import { clockRoutes } from "./sandbox/clock.js";
 import { leverRoutes } from "./sandbox/levers.js";
+import { lifecycleRoutes } from "./sandbox/lifecycle.js";
+import { outcomeRoutes } from "./sandbox/outcomes.js";
 import { merchantRoutes } from "./sandbox/merchants.js";
 import type { Registry } from "./store/registry.js";
 
@@ -31,12 +36,15 @@ export interface AppOptions {
   publicUrl?: string;
   /** Largest accepted request body in bytes. */
   bodyLimitBytes?: number;
+  /** Runs the merchants' timers; the server stops it on close. */
+  driver?: ClockDriver;
 }
 
 export const BODY_LIMIT_BYTES = 1024 * 1024;
 
 export function createApp(options: AppOptions) {
   const { registry, trustProxy = false, publicUrl } = options;
+  const driver = options.driver ?? new ClockDriver();
   const app = new OpenAPIHono<AppEnv>({ defaultHook: validationHook as never });
 
   app.use("*", requestId());
@@ -59,6 +67,16 @@ export function createApp(options: AppOptions) {
     return sandboxAuth(c, next);
   });
 
+  // Realtime merchants first catch up on timers already due, then re-arm for the next one.
+  const clockSync: MiddlewareHandler<AppEnv> = async (c, next) => {
+    const tenant = c.var.tenant;
+    if (tenant) driver.catchUp(tenant);
+    await next();
+    if (tenant) driver.arm(tenant);
+  };
+  app.use("/api/v1/*", clockSync);
+  app.use("/sandbox/v1/*", clockSync);
+
   app.route("/api/v1/wallet", walletRoutes());
   app.route("/api/v1", virtualAccountRoutes());
   app.route("/api/v1/checkout", checkoutRoutes({ publicUrl }));
@@ -67,6 +85,9 @@ export function createApp(options: AppOptions) {
   app.route("/api/v1/virtual-cards", virtualCardRoutes());
   app.route("/sandbox/v1", merchantRoutes(registry));
   app.route("/sandbox/v1", leverRoutes());
+  app.route("/sandbox/v1", lifecycleRoutes());
+  app.route("/sandbox/v1", outcomeRoutes());
+  app.route("/sandbox/v1", clockRoutes(driver));
   app.route("/", checkoutPages(registry));
 
   app.get("/health", (c) => c.json({ success: true, status: "ok", merchants: registry.list().length }));

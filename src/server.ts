@@ -2,6 +2,7 @@
 import { serve, type ServerType } from "@hono/node-server";
 import type { AddressInfo } from "node:net";
 import { createApp } from "./app.js";
+import { ClockDriver } from "./engine/clock-driver.js";
 import type { Settings } from "./config.js";
 import { loadCatalog, loadDemoMerchants, type FixtureMerchant } from "./store/fixtures.js";
 import { Registry } from "./store/registry.js";
@@ -28,7 +29,8 @@ export function buildRegistry(settings: Pick<Settings, "seed" | "fixtures">, wal
 
 export async function startServer(settings: Settings): Promise<RunningSandbox> {
   const { registry, demo } = buildRegistry(settings);
-  const app = createApp({ registry, trustProxy: settings.trust_proxy, publicUrl: settings.public_url });
+  const driver = new ClockDriver();
+  const app = createApp({ registry, driver, trustProxy: settings.trust_proxy, publicUrl: settings.public_url });
   const server: ServerType = await new Promise((resolve, reject) => {
     const s = serve({ fetch: app.fetch, hostname: settings.host, port: settings.port }, () => resolve(s));
     s.once("error", reject);
@@ -39,6 +41,9 @@ export async function startServer(settings: Settings): Promise<RunningSandbox> {
     url: `http://${host === "0.0.0.0" ? "127.0.0.1" : host}:${port}`,
     registry,
     demo,
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+    close: () => {
+      driver.stop();
+      return new Promise<void>((resolve) => server.close(() => resolve()));
+    },
   };
 }

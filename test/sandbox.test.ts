@@ -30,6 +30,7 @@ describe("POST /sandbox/v1/merchants", () => {
         },
         card_funding_fee_usd: 1,
         usd_ngn_rate: 1_600,
+        delays: { payout_settlement_seconds: 30, vtu_settlement_seconds: 60, kyc_approval_seconds: 120 },
         created_at: new Date(START).toISOString(),
         wallet_balance: 1_000_000,
         clock: { mode: "manual", speed: 1, now: new Date(START).toISOString() },

@@ -418,10 +418,19 @@ describe("POST /api/v1/vtu/cable", () => {
     expectLedgerConsistent(m.tenant);
   });
 
-  it("magic smart card 0000000000: fail, refunded", async () => {
+  it("magic smart card 0000000000 is unknown to the provider: 422 naming smart_card_number, nothing debited", async () => {
     const plan = CABLE_PLANS.find((p) => p.provider_name === "STARTIMES")!;
     const m = await harness().merchant({ wallet_balance: 50_000 });
+    const before = snapshot(m);
     const res = await m.call("POST", "/api/v1/vtu/cable", { body: { cable_plan_id: plan.id, smart_card_number: "0000000000" } });
+    expect(expectError(res, 422, "VALIDATION_ERROR").errors).toHaveProperty("smart_card_number");
+    await expectUnchanged(m, before, 50_000);
+  });
+
+  it("magic smart card 4444444444: fail, refunded", async () => {
+    const plan = CABLE_PLANS.find((p) => p.provider_name === "STARTIMES")!;
+    const m = await harness().merchant({ wallet_balance: 50_000 });
+    const res = await m.call("POST", "/api/v1/vtu/cable", { body: { cable_plan_id: plan.id, smart_card_number: "4444444444" } });
     expectPurchase(res, "fail", plan.price);
     expect(await balanceOf(m)).toBe(50_000);
     expect(entriesOf(m, res.body.transaction_id)).toEqual([
@@ -549,10 +558,20 @@ describe("POST /api/v1/vtu/electricity", () => {
     await expectUnchanged(m, before, 10_000);
   });
 
-  it("magic meter 00000000000: fail, no token, refunded", async () => {
+  it("magic meter 00000000000 is invalid: 422 naming meter_number, nothing debited", async () => {
     const m = await harness().merchant({ wallet_balance: 10_000 });
+    const before = snapshot(m);
     const res = await m.call("POST", "/api/v1/vtu/electricity", {
       body: { disco_id: 1, meter_number: "00000000000", meter_type: "Prepaid", amount: 1_000 },
+    });
+    expect(expectError(res, 422, "VALIDATION_ERROR").errors).toHaveProperty("meter_number");
+    await expectUnchanged(m, before, 10_000);
+  });
+
+  it("magic meter 44444444444: fail, no token, refunded", async () => {
+    const m = await harness().merchant({ wallet_balance: 10_000 });
+    const res = await m.call("POST", "/api/v1/vtu/electricity", {
+      body: { disco_id: 1, meter_number: "44444444444", meter_type: "Prepaid", amount: 1_000 },
     });
     expectPurchase(res, "fail", 1_000);
     expect(res.body.token).toBeNull();

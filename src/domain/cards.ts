@@ -8,7 +8,9 @@ import { iso, type DomainContext } from "./context.js";
 import { DomainError } from "./errors.js";
 import { post, type Posting } from "./ledger.js";
 import { toMajor, type Minor } from "./money.js";
+import { cardFundFails, planKyc } from "./outcomes.js";
 import { makePan, maskPan, type CardBrand } from "./pan.js";
+import { cancelTimers, schedule } from "./timers.js";
 
 export interface CardholderRequest {
   first_name: string;
@@ -34,6 +36,8 @@ export function createCardholder(ctx: DomainContext, state: TenantState, req: Ca
   };
   state.cardholders.set(cardholder.cardholder_id, cardholder);
   state.cardholdersByEmail.set(key, cardholder.cardholder_id);
+  const kyc = planKyc(ctx, state, { ...req });
+  if (kyc.approve) schedule(ctx, state, ctx.now + kyc.delay_ms, "kyc.approve", String(cardholder.cardholder_id));
   return { cardholder, created: true };
 }
 
@@ -43,8 +47,21 @@ export function findCardholder(state: TenantState, id: number): Cardholder {
   return cardholder;
 }
 
+/** KYC approval, forced by a control call: PENDING -> APPROVED. */
 export function approveKyc(state: TenantState, id: number): Cardholder {
   const cardholder = findCardholder(state, id);
+  if (cardholder.kyc_status !== "PENDING") {
+    throw new DomainError("INVALID_STATE", `Cardholder ${id} is ${cardholder.kyc_status}; only a PENDING cardholder can be approved.`);
+  }
+  cancelTimers(state, "kyc.approve", String(id));
+  cardholder.kyc_status = "APPROVED";
+  return cardholder;
+}
+
+/** The KYC timer: approves if still pending. */
+export function approveKycByPlan(state: TenantState, id: number): Cardholder | undefined {
+  const cardholder = state.cardholders.get(id);
+  if (!cardholder || cardholder.kyc_status !== "PENDING") return undefined;
   cardholder.kyc_status = "APPROVED";
   return cardholder;
 }
@@ -96,6 +113,9 @@ export function usdToKobo(ctx: DomainContext, cents: Minor): Minor {
 export function fundCard(ctx: DomainContext, state: TenantState, id: number, amount: Minor) {
   const card = findCard(state, id);
   assertNotTerminated(card, "funded");
+  if (cardFundFails(state, { card_id: id, amount })) {
+    throw new DomainError("CARD_FUNDING_FAILED", `The card issuer declined funding card ${id}; nothing was charged.`);
+  }
   const fee = ctx.config.card_funding_fee;
   const transaction_id = ctx.ids.id("TXN");
   const postings: Posting[] = [
@@ -148,6 +168,26 @@ function moveToWallet(ctx: DomainContext, state: TenantState, card: Card, amount
   return { card, txn, fee: 0, walletAmount: credited };
 }
 
+/**
+ * A purchase with the card at some online merchant. An active card with enough balance pays; a frozen
+ * or terminated card, or one without the balance, declines, and the decline is recorded too.
+ */
+export function spendCard(ctx: DomainContext, state: TenantState, id: number, amount: Minor, merchantName: string): CardTransaction {
+  const card = findCard(state, id);
+  const decline_reason =
+    card.status !== "active" ? `Card is ${card.status}` : amount > card.balance ? "Insufficient card balance" : null;
+  if (!decline_reason) card.balance -= amount;
+  return recordCardTransaction(ctx, state, card, {
+    transaction_id: ctx.ids.id("TXN"),
+    type: "spend",
+    amount,
+    description: `${merchantName} purchase`,
+    merchant_name: merchantName,
+    status: decline_reason ? "declined" : "success",
+    decline_reason,
+  });
+}
+
 /** Fund and unload answer alike: what moved on the card, and what it cost or returned in Naira. */
 export function fundsMovedView(ctx: DomainContext, moved: FundsMoved, message: string) {
   return {
@@ -168,9 +208,17 @@ function recordCardTransaction(
   ctx: DomainContext,
   state: TenantState,
   card: Card,
-  t: { transaction_id: string; type: CardTransaction["type"]; amount: Minor; description: string },
+  t: Pick<CardTransaction, "transaction_id" | "type" | "amount" | "description"> & Partial<Pick<CardTransaction, "status" | "merchant_name" | "decline_reason">>,
 ): CardTransaction {
-  const txn: CardTransaction = { ...t, card_id: card.card_id, status: "success", balance_after: card.balance, merchant_name: null, created_at: ctx.now };
+  const txn: CardTransaction = {
+    status: "success",
+    merchant_name: null,
+    decline_reason: null,
+    ...t,
+    card_id: card.card_id,
+    balance_after: card.balance,
+    created_at: ctx.now,
+  };
   state.cardTransactions.get(card.card_id)!.push(txn);
   return txn;
 }
@@ -220,6 +268,7 @@ export function cardTransactionView(t: CardTransaction) {
     balance_after: toMajor(t.balance_after),
     description: t.description,
     merchant_name: t.merchant_name,
+    decline_reason: t.decline_reason,
     created_at: iso(t.created_at),
   };
 }

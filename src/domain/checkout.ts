@@ -7,6 +7,7 @@ import type { Checkout, TenantState } from "../store/types.js";
 import { PARTNER_BANK } from "./catalog.js";
 import { iso, isoOrNull, type DomainContext } from "./context.js";
 import { DomainError } from "./errors.js";
+import { post } from "./ledger.js";
 import { toMajor, type Minor } from "./money.js";
 import { allocateAccountNumber, isAccountNumberTaken } from "./virtual-accounts.js";
 
@@ -48,6 +49,32 @@ export function createCheckout(ctx: DomainContext, state: TenantState, req: Chec
 export function findCheckout(state: TenantState, reference: string): Checkout {
   const checkout = state.checkouts.get(reference);
   if (!checkout) throw new DomainError("NOT_FOUND", `No payment link with reference ${reference}.`);
+  return checkout;
+}
+
+/**
+ * The customer's transfer into the link's one-time account. Accepted only for the exact amount and
+ * before expiry; a refused transfer credits nothing and leaves the link as it was (the payer's bank
+ * gets the money back).
+ */
+export function payCheckout(ctx: DomainContext, state: TenantState, reference: string, amount?: Minor): Checkout {
+  const checkout = findCheckout(state, reference);
+  const status = checkoutStatus(checkout, ctx.now);
+  if (status !== "pending") {
+    throw new DomainError("INVALID_STATE", `Payment link ${reference} is ${status}; only a pending link can be paid.`);
+  }
+  const paid = amount ?? checkout.amount;
+  if (paid !== checkout.amount) {
+    throw new DomainError(
+      "AMOUNT_MISMATCH",
+      `This link accepts exactly NGN ${toMajor(checkout.amount).toFixed(2)}; a transfer of NGN ${toMajor(paid).toFixed(2)} is refused and returned to the payer.`,
+    );
+  }
+  post(state, ctx.now, [
+    { kind: "checkout_payment", amount: paid, transaction_id: checkout.transaction_id, description: `Payment link ${reference} paid` },
+  ]);
+  checkout.status = "paid";
+  checkout.paid_at = ctx.now;
   return checkout;
 }
 

@@ -29,7 +29,9 @@ export type DomainErrorCode =
   | "KYC_REQUIRED"
   | "KYC_NOT_APPROVED"
   | "INVALID_ACCOUNT"
-  | "INVALID_STATE";
+  | "INVALID_STATE"
+  | "AMOUNT_MISMATCH"
+  | "CARD_FUNDING_FAILED";
 
 /** Shorthand for a validation failure on one field, in the same shape zod failures take. */
 export function fieldError(field: string, message: string): DomainError {

@@ -4,7 +4,7 @@
  */
 import type { Ids } from "../engine/ids.js";
 import type { ClockMode } from "../engine/clock.js";
-import type { Capability, MerchantConfig, MerchantLimits } from "../store/types.js";
+import type { Capability, MerchantConfig, MerchantDelays, MerchantLimits } from "../store/types.js";
 import { toMajor, toMinor } from "./money.js";
 
 export interface MerchantSettings {
@@ -16,6 +16,7 @@ export interface MerchantSettings {
   limits?: Partial<Record<keyof MerchantLimits, number>>;
   card_funding_fee_usd?: number;
   usd_ngn_rate?: number;
+  delays?: Partial<MerchantDelays>;
   clock?: { mode?: ClockMode; speed?: number; now?: string };
 }
 
@@ -36,6 +37,7 @@ export const DEFAULTS = {
   },
   card_funding_fee_usd: 1,
   usd_ngn_rate: 1_600,
+  delays: { payout_settlement_seconds: 30, vtu_settlement_seconds: 60, kyc_approval_seconds: 120 },
   clock_speed: 1,
 } as const;
 
@@ -81,6 +83,7 @@ export function newMerchantConfig(
     card_funding_fee: toMinor(DEFAULTS.card_funding_fee_usd),
     usd_ngn_rate: DEFAULTS.usd_ngn_rate,
     clock: { mode: defaultClockMode, speed: DEFAULTS.clock_speed },
+    delays: { ...DEFAULTS.delays },
     created_at: now,
   };
   return applySettings(base, settings);
@@ -102,6 +105,7 @@ export function applySettings(config: MerchantConfig, settings: MerchantSettings
     card_funding_fee:
       settings.card_funding_fee_usd !== undefined ? toMinor(settings.card_funding_fee_usd) : config.card_funding_fee,
     usd_ngn_rate: settings.usd_ngn_rate ?? config.usd_ngn_rate,
+    delays: { ...config.delays, ...definedOnly(settings.delays ?? {}) },
     clock: {
       mode: settings.clock?.mode ?? config.clock.mode,
       speed: settings.clock?.speed ?? config.clock.speed,
@@ -130,6 +134,7 @@ export function merchantView(config: MerchantConfig) {
     limits,
     card_funding_fee_usd: toMajor(config.card_funding_fee),
     usd_ngn_rate: config.usd_ngn_rate,
+    delays: config.delays,
     created_at: new Date(config.created_at).toISOString(),
   };
 }

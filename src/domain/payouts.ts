@@ -1,6 +1,8 @@
 /**
- * Payouts: limits, fee, the debit of amount + fee at once, and the payout record. Settlement
- * (processing -> completed | failed) arrives with the clock-driven lifecycles.
+ * Payouts: limits, fee, the debit of amount + fee at once, and the lifecycle
+ *   processing -> completed | failed (funds returned)            after the settlement delay
+ *   pending_approval -> (approve) processing -> ... | (reject) failed (funds returned)
+ * How a payout settles is planned at creation (outcome rules, magic account numbers, default).
  */
 import type { Payout, TenantState } from "../store/types.js";
 import { iso, isoOrNull, type DomainContext } from "./context.js";
@@ -8,7 +10,9 @@ import { DomainError, fieldError } from "./errors.js";
 import { post } from "./ledger.js";
 import { payoutFee, toMajor, type Minor } from "./money.js";
 import { isPlausibleNuban } from "./nuban.js";
+import { isMagicAccount, planPayout } from "./outcomes.js";
 import { DAY, HOUR, admit } from "./rate-limits.js";
+import { cancelTimers, schedule } from "./timers.js";
 
 export interface PayoutRequest {
   amount: Minor;
@@ -48,7 +52,7 @@ export function admitPayoutAttempt(ctx: DomainContext, state: TenantState, clien
 export function createPayout(ctx: DomainContext, state: TenantState, req: PayoutRequest): Payout {
   const { limits } = ctx.config;
   if (!ctx.catalog.bankByCode.has(req.bank_code)) throw fieldError("bank_code", "Unknown bank_code: use a code from GET /api/v1/payout/banks.");
-  if (!isPlausibleNuban(req.bank_code, req.account_number)) {
+  if (!isPlausibleNuban(req.bank_code, req.account_number) && !isMagicAccount(req.account_number)) {
     throw fieldError("account_number", "Not a valid NUBAN for this bank (check digit mismatch).");
   }
   if (req.reference !== undefined && state.payouts.has(req.reference)) {
@@ -66,12 +70,12 @@ export function createPayout(ctx: DomainContext, state: TenantState, req: Payout
   const fee = payoutFee(req.amount);
   const reference = req.reference ?? uniqueReference(ctx, state);
   const order_no = ctx.ids.id("PO");
-  const postings = [
-    { kind: "payout" as const, amount: -req.amount, transaction_id: order_no, description: `Payout ${reference} to ${req.bank_name} ****${req.account_number.slice(-4)}` },
-    { kind: "payout_fee" as const, amount: -fee, transaction_id: order_no, description: `Payout fee ${reference}` },
-  ];
-  post(state, ctx.now, postings); // checks the whole batch against the balance before appending
-
+  // Checks the whole batch against the balance before appending: the last refusal that can happen.
+  post(state, ctx.now, [
+    { kind: "payout", amount: -req.amount, transaction_id: order_no, description: `Payout ${reference} to ${req.bank_name} ****${req.account_number.slice(-4)}` },
+    { kind: "payout_fee", amount: -fee, transaction_id: order_no, description: `Payout fee ${reference}` },
+  ]);
+  const plan = planPayout(ctx, state, { ...req, amount: toMajor(req.amount), reference });
   const payout: Payout = {
     reference,
     order_no,
@@ -89,15 +93,79 @@ export function createPayout(ctx: DomainContext, state: TenantState, req: Payout
     created_at: ctx.now,
     processed_at: null,
     error: null,
+    plan,
   };
   state.payouts.set(reference, payout);
   state.windows.payoutVolume.push({ at: ctx.now, reference });
+  if (payout.status === "processing") scheduleSettlement(ctx, state, payout);
   return payout;
+}
+
+function scheduleSettlement(ctx: DomainContext, state: TenantState, payout: Payout): void {
+  if (payout.plan.outcome !== "hold") schedule(ctx, state, ctx.now + payout.plan.delay_ms, "payout.settle", payout.reference);
 }
 
 export function findPayout(state: TenantState, reference: string): Payout {
   const payout = state.payouts.get(reference);
   if (!payout) throw new DomainError("NOT_FOUND", `No payout with reference ${reference}.`);
+  return payout;
+}
+
+function expectStatus(payout: Payout, wanted: Payout["status"], action: string): void {
+  if (payout.status !== wanted) {
+    throw new DomainError("INVALID_STATE", `Payout ${payout.reference} is ${payout.status}; only a ${wanted} payout can be ${action}.`);
+  }
+}
+
+/** Admin approval of a held payout: it is sent, and settles like any other. */
+export function approvePayout(ctx: DomainContext, state: TenantState, reference: string): Payout {
+  const payout = findPayout(state, reference);
+  expectStatus(payout, "pending_approval", "approved");
+  payout.status = "processing";
+  scheduleSettlement(ctx, state, payout);
+  return payout;
+}
+
+export function rejectPayout(ctx: DomainContext, state: TenantState, reference: string, reason?: string): Payout {
+  const payout = findPayout(state, reference);
+  expectStatus(payout, "pending_approval", "rejected");
+  return fail(ctx, state, payout, reason ?? "Rejected by an administrator");
+}
+
+/** Bank confirmation, forced: processing -> completed. */
+export function completePayout(ctx: DomainContext, state: TenantState, reference: string): Payout {
+  const payout = findPayout(state, reference);
+  expectStatus(payout, "processing", "completed");
+  cancelTimers(state, "payout.settle", reference);
+  payout.status = "completed";
+  payout.processed_at = ctx.now;
+  return payout;
+}
+
+/** Bank failure, forced: processing -> failed, amount + fee returned. */
+export function failPayout(ctx: DomainContext, state: TenantState, reference: string, reason?: string): Payout {
+  const payout = findPayout(state, reference);
+  expectStatus(payout, "processing", "failed");
+  cancelTimers(state, "payout.settle", reference);
+  return fail(ctx, state, payout, reason ?? payout.plan.error ?? "Transfer failed at the beneficiary bank");
+}
+
+/** The settlement timer: applies the plan if the payout is still processing (a forced call may have won). */
+export function settlePayout(ctx: DomainContext, state: TenantState, reference: string): Payout | undefined {
+  const payout = state.payouts.get(reference);
+  if (!payout || payout.status !== "processing") return undefined;
+  if (payout.plan.outcome === "completed") return completePayout(ctx, state, reference);
+  if (payout.plan.outcome === "failed") return failPayout(ctx, state, reference);
+  return undefined;
+}
+
+function fail(ctx: DomainContext, state: TenantState, payout: Payout, reason: string): Payout {
+  post(state, ctx.now, [
+    { kind: "payout_reversal", amount: payout.total_deducted, transaction_id: payout.order_no, description: `Reversal of payout ${payout.reference}: ${reason}` },
+  ]);
+  payout.status = "failed";
+  payout.processed_at = ctx.now;
+  payout.error = reason;
   return payout;
 }
 

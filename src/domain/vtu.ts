@@ -8,9 +8,9 @@ import { byId, type Network } from "./catalog.js";
 import { iso, type DomainContext } from "./context.js";
 import { DomainError, fieldError } from "./errors.js";
 import { post } from "./ledger.js";
+import { isUnknownMeterOrCard, planVtu } from "./outcomes.js";
+import { cancelTimers, schedule } from "./timers.js";
 import { toMajor, toMinor, type Minor } from "./money.js";
-
-export type VtuOutcomeKind = "success" | "processing" | "fail";
 
 export interface PricedPurchase {
   service: VtuService;
@@ -49,6 +49,7 @@ export function priceData(ctx: DomainContext, req: { phone: string; data_plan_id
 export function priceCable(ctx: DomainContext, req: { cable_plan_id: number; smart_card_number: string; phone?: string }): PricedPurchase {
   const plan = byId(ctx.catalog.cablePlans, req.cable_plan_id);
   if (!plan) throw fieldError("cable_plan_id", "Unknown cable plan: use an id from GET /api/v1/vtu/cable-plans.");
+  if (isUnknownMeterOrCard(req.smart_card_number)) throw fieldError("smart_card_number", `${plan.provider_name} could not find smart card ${req.smart_card_number}.`);
   return {
     service: "cable",
     amount: toMinor(plan.price),
@@ -64,6 +65,7 @@ export function priceElectricity(
 ): PricedPurchase {
   const disco = byId(ctx.catalog.discos, req.disco_id);
   if (!disco) throw fieldError("disco_id", "Unknown disco: use an id from GET /api/v1/vtu/discos.");
+  if (isUnknownMeterOrCard(req.meter_number)) throw fieldError("meter_number", `${disco.code} could not find meter ${req.meter_number}.`);
   return {
     service: "electricity",
     amount: req.amount,
@@ -94,34 +96,71 @@ export function priceExam(ctx: DomainContext, req: { exam_type_id: number; quant
   };
 }
 
-const MESSAGES: Record<VtuOutcomeKind, string> = {
+const MESSAGES: Record<VtuPurchase["status"], string> = {
   success: "Transaction successful",
   processing: "Transaction is processing; poll the status endpoint for the final outcome.",
   fail: "Transaction failed. Your wallet has been refunded.",
 };
 
-export function purchase(ctx: DomainContext, state: TenantState, priced: PricedPurchase, outcome: VtuOutcomeKind): VtuPurchase {
+/**
+ * Debits the wallet, then answers as the plan says: success (token or pins issued), fail (refunded
+ * at once, same transaction_id) or processing (settled later by a timer, or held until forced).
+ */
+export function purchase(ctx: DomainContext, state: TenantState, priced: PricedPurchase): VtuPurchase {
   const reference = uniqueReference(ctx, state);
   const transaction_id = ctx.ids.id("TXN");
   post(state, ctx.now, [{ kind: "vtu_purchase", amount: -priced.amount, transaction_id, description: priced.description }]);
-  if (outcome === "fail") {
-    post(state, ctx.now, [{ kind: "vtu_refund", amount: priced.amount, transaction_id, description: `Refund: ${priced.description}` }]);
-  }
+  const plan = planVtu(ctx, state, { service: priced.service, amount: toMajor(priced.amount), ...priced.details });
   const record: VtuPurchase = {
     reference,
     transaction_id,
     service: priced.service,
     amount: priced.amount,
-    status: outcome,
-    message: MESSAGES[outcome],
+    status: "processing",
+    message: MESSAGES.processing,
     description: priced.description,
-    token: outcome === "success" && priced.issues === "token" ? meterToken(ctx) : null,
-    pins: outcome === "success" && priced.issues === "pins" ? examPins(ctx, priced.quantity ?? 1) : null,
+    token: null,
+    pins: null,
     details: priced.details,
+    issues: priced.issues,
+    plan: plan.now === "processing" ? { then: plan.then, delay_ms: plan.delay_ms } : null,
     created_at: ctx.now,
-    settled_at: outcome === "processing" ? null : ctx.now,
+    settled_at: null,
   };
   state.vtu.set(reference, record);
+  if (plan.now !== "processing") settle(ctx, state, record, plan.now);
+  else if (plan.then !== "hold") schedule(ctx, state, ctx.now + plan.delay_ms, "vtu.settle", reference);
+  return record;
+}
+
+/** Provider settlement, forced by a control call: processing -> success | fail (refunded). */
+export function settleVtuNow(ctx: DomainContext, state: TenantState, reference: string, outcome: "success" | "fail"): VtuPurchase {
+  const record = findVtu(state, reference);
+  if (record.status !== "processing") {
+    throw new DomainError("INVALID_STATE", `VTU purchase ${reference} is ${record.status}; only a processing purchase can be settled.`);
+  }
+  cancelTimers(state, "vtu.settle", reference);
+  return settle(ctx, state, record, outcome);
+}
+
+/** The settlement timer: applies the plan if the purchase is still processing. */
+export function settleVtuByPlan(ctx: DomainContext, state: TenantState, reference: string): VtuPurchase | undefined {
+  const record = state.vtu.get(reference);
+  if (!record || record.status !== "processing" || !record.plan || record.plan.then === "hold") return undefined;
+  return settle(ctx, state, record, record.plan.then);
+}
+
+function settle(ctx: DomainContext, state: TenantState, record: VtuPurchase, outcome: "success" | "fail"): VtuPurchase {
+  if (outcome === "fail") {
+    post(state, ctx.now, [{ kind: "vtu_refund", amount: record.amount, transaction_id: record.transaction_id, description: `Refund: ${record.description}` }]);
+  } else if (record.issues === "token") {
+    record.token = meterToken(ctx);
+  } else if (record.issues === "pins") {
+    record.pins = examPins(ctx, Number(record.details.quantity ?? 1));
+  }
+  record.status = outcome;
+  record.message = MESSAGES[outcome];
+  record.settled_at = ctx.now;
   return record;
 }
 

@@ -44,6 +44,8 @@ export const STATUS_OF: Record<ErrorCode, ContentfulStatusCode> = {
   NOT_FOUND: 404,
   DUPLICATE_REFERENCE: 409,
   INVALID_STATE: 409,
+  AMOUNT_MISMATCH: 422,
+  CARD_FUNDING_FAILED: 422,
   INTERNAL_ERROR: 500,
 };
 

@@ -39,6 +39,15 @@ const ClockSchema = z
   })
   .strict();
 
+const seconds = (description: string) => z.number().int().min(0).max(365 * 86_400).optional().openapi({ description });
+const DelaysSchema = z
+  .object({
+    payout_settlement_seconds: seconds(`processing -> completed/failed (default ${DEFAULTS.delays.payout_settlement_seconds}).`),
+    vtu_settlement_seconds: seconds(`VTU processing -> settled (default ${DEFAULTS.delays.vtu_settlement_seconds}).`),
+    kyc_approval_seconds: seconds(`Cardholder PENDING -> APPROVED (default ${DEFAULTS.delays.kyc_approval_seconds}).`),
+  })
+  .strict();
+
 export const MerchantSettingsSchema = z
   .object({
     business_name: z.string().trim().min(1).max(100).optional(),
@@ -53,6 +62,7 @@ export const MerchantSettingsSchema = z
     limits: LimitsSchema.optional(),
     card_funding_fee_usd: z.number().min(0).max(1000).optional(),
     usd_ngn_rate: z.number().positive().max(1_000_000).optional(),
+    delays: DelaysSchema.optional(),
     clock: ClockSchema.optional(),
   })
   .strict()

@@ -13,7 +13,7 @@ import type { Registry } from "../store/registry.js";
 import type { Tenant } from "../store/tenant.js";
 import { MerchantSettingsSchema, NewMerchantSchema } from "./merchant-settings.js";
 
-const Merchant = z
+export const Merchant = z
   .object({
     merchant_id: z.string(),
     business_name: z.string(),
@@ -27,6 +27,7 @@ const Merchant = z
     limits: z.record(z.string(), z.number()),
     card_funding_fee_usd: z.number(),
     usd_ngn_rate: z.number(),
+    delays: z.object({ payout_settlement_seconds: z.number(), vtu_settlement_seconds: z.number(), kyc_approval_seconds: z.number() }),
     created_at: z.string(),
     wallet_balance: z.number(),
     clock: z.object({ mode: z.enum(["manual", "realtime"]), speed: z.number(), now: z.string() }),

@@ -5,6 +5,8 @@
 import type { Minor } from "../domain/money.js";
 import type { CardBrand } from "../domain/pan.js";
 import type { ClockMode } from "../engine/clock.js";
+import type { OutcomeRule, PayoutPlan, VtuPlan } from "../domain/outcomes.js";
+import type { Timer } from "../domain/timers.js";
 
 export type Capability = "payouts" | "vtu" | "virtual_cards" | "checkout";
 
@@ -38,7 +40,15 @@ export interface MerchantConfig {
   /** Naira per US dollar used to charge card funding to the NGN wallet (and credit unloads). */
   usd_ngn_rate: number;
   clock: { mode: ClockMode; speed: number };
+  /** Default lifecycle delays, in sim seconds; an outcome rule's delay_seconds overrides them. */
+  delays: MerchantDelays;
   created_at: number;
+}
+
+export interface MerchantDelays {
+  payout_settlement_seconds: number;
+  vtu_settlement_seconds: number;
+  kyc_approval_seconds: number;
 }
 
 export type LedgerKind =
@@ -134,6 +144,8 @@ export interface Payout {
   created_at: number;
   processed_at: number | null;
   error: string | null;
+  /** How it will settle, decided at creation (outcome rules, magic values, default). */
+  plan: PayoutPlan;
 }
 
 export type VtuService = "airtime" | "data" | "cable" | "electricity" | "exam";
@@ -155,6 +167,10 @@ export interface VtuPurchase {
   pins: ExamPin[] | null;
   /** The request's own fields (phone, network, plan id, meter...), kept for the record. */
   details: Record<string, string | number | null>;
+  /** What a success delivers: a prepaid token, exam pins (`details.quantity` of them) or nothing. */
+  issues: "token" | "pins" | null;
+  /** For a processing purchase: how it settles. */
+  plan: Pick<VtuPlan, "then" | "delay_ms"> | null;
   created_at: number;
   settled_at: number | null;
 }
@@ -198,6 +214,7 @@ export interface CardTransaction {
   balance_after: Minor;
   description: string;
   merchant_name: string | null;
+  decline_reason: string | null;
   created_at: number;
 }
 
@@ -226,7 +243,11 @@ export interface TenantState {
   cardholdersByEmail: Map<string, number>;
   cards: Map<number, Card>;
   cardTransactions: Map<number, CardTransaction[]>;
-  sequences: { cardholder: number; card: number };
+  sequences: { cardholder: number; card: number; timer: number; rule: number };
+  /** Pending timers: a min-heap by (at, seq); see domain/timers.ts. */
+  timers: Timer[];
+  /** Outcome rules set through the control API, oldest first (the newest matching one wins). */
+  outcomeRules: OutcomeRule[];
   windows: RateWindows;
 }
 
@@ -244,7 +265,9 @@ export function emptyState(): TenantState {
     cardholdersByEmail: new Map(),
     cards: new Map(),
     cardTransactions: new Map(),
-    sequences: { cardholder: 0, card: 0 },
+    sequences: { cardholder: 0, card: 0, timer: 0, rule: 0 },
+    timers: [],
+    outcomeRules: [],
     windows: { minute: [], payoutAttempts: [], payoutAttemptsByIp: new Map(), payoutVolume: [] },
   };
 }

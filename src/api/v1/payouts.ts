@@ -115,7 +115,7 @@ export function payoutRoutes() {
     .openapi(banks, (c) => c.json({ success: true as const, data: bankList(contextOf(c.var.tenant)) }, 200))
     .openapi(verify, (c) => {
       const { bank_code, account_number } = c.req.valid("json");
-      return c.json({ success: true as const, data: verifyAccount(contextOf(c.var.tenant), bank_code, account_number) }, 200);
+      return c.json({ success: true as const, data: verifyAccount(contextOf(c.var.tenant), c.var.tenant.state, bank_code, account_number) }, 200);
     })
     .openapi(transfer, (c) => {
       const tenant = c.var.tenant;

@@ -56,7 +56,7 @@ const CardFields = {
 const Card = z.object(CardFields).openapi("VirtualCard");
 const CardResponse = z.object({ success: z.literal(true), ...CardFields }).openapi("VirtualCardResponse");
 const Pagination = z.object({ current_page: z.number().int(), per_page: z.number().int(), total_pages: z.number().int(), total: z.number().int() });
-const CardTransaction = z
+export const CardTransaction = z
   .object({
     transaction_id: z.string(),
     card_id: z.number().int(),
@@ -67,6 +67,7 @@ const CardTransaction = z
     balance_after: z.number(),
     description: z.string(),
     merchant_name: z.string().nullable(),
+    decline_reason: z.string().nullable(),
     created_at: z.string(),
   })
   .openapi("CardTransaction");

@@ -13,7 +13,6 @@ import {
   vtuRecordView,
   type PricedPurchase,
 } from "../../domain/vtu.js";
-import { vtuOutcome } from "../../engine/outcomes.js";
 import { requireCapability } from "../../http/capability.js";
 import type { AppEnv } from "../../http/env.js";
 import { body, errors, json, security } from "../../http/openapi.js";
@@ -139,11 +138,11 @@ const status = createRoute({
   responses: { 200: json(VtuRecord, "The VTU transaction record (top level)"), ...errors(404, 422) },
 });
 
-/** Debits, applies the forced or default outcome, and answers with the purchase result. */
+/** Prices the product, debits, applies the planned outcome, and answers with the purchase result. */
 function buy(c: Context<AppEnv>, price: (tenant: Tenant) => PricedPurchase) {
   const tenant = c.var.tenant;
   const priced = price(tenant);
-  const record = purchase(contextOf(tenant), tenant.state, priced, vtuOutcome(priced.details));
+  const record = purchase(contextOf(tenant), tenant.state, priced);
   return c.json(purchaseResultView(record), 200);
 }
 

@@ -1,0 +1,112 @@
+/** The merchant's clock through the control API, and reset. */
+import { createRoute, z } from "@hono/zod-openapi";
+import { fieldError } from "../domain/errors.js";
+import { toMinor } from "../domain/money.js";
+import { fundWallet } from "../domain/wallet.js";
+import type { ClockDriver } from "../engine/clock-driver.js";
+import { body, errors, json, security } from "../http/openapi.js";
+import { amount } from "../http/schemas.js";
+import { router } from "../http/validation.js";
+import { contextOf, type Tenant } from "../store/tenant.js";
+import { emptyState } from "../store/types.js";
+import { Merchant, merchantResponse } from "./merchants.js";
+
+const tags = ["Sandbox"];
+const UNIT_MS = { s: 1_000, m: 60_000, h: 3_600_000, d: 86_400_000 } as const;
+const MAX_ADVANCE_MS = 10 * 365 * 86_400_000;
+
+const ClockState = z
+  .object({
+    now: z.string(),
+    mode: z.enum(["manual", "realtime"]),
+    speed: z.number(),
+    pending_timers: z.number().int(),
+  })
+  .openapi("Clock");
+
+export function clockView(tenant: Tenant) {
+  const { mode, speed } = tenant.clock.settings();
+  return { now: new Date(tenant.clock.now()).toISOString(), mode, speed, pending_timers: tenant.state.timers.length };
+}
+
+const Advance = z
+  .object({
+    seconds: z.number().positive().max(MAX_ADVANCE_MS / 1000).optional(),
+    by: z
+      .string()
+      .regex(/^\d+(\.\d+)?(s|m|h|d)$/, { message: 'Use a number and a unit s, m, h or d, e.g. "30m", "2h", "1d".' })
+      .optional(),
+    to: z.iso.datetime({ offset: true }).optional(),
+  })
+  .superRefine((v, ctx) => {
+    const given = (["seconds", "by", "to"] as const).filter((k) => v[k] !== undefined);
+    if (given.length !== 1) ctx.addIssue({ code: "custom", path: [], message: "Send exactly one of seconds, by or to." });
+  })
+  .openapi("ClockAdvance");
+
+/** Target time of an advance request, in ms since epoch. */
+function targetOf(now: number, req: z.infer<typeof Advance>): number {
+  if (req.to !== undefined) {
+    const to = Date.parse(req.to);
+    if (to < now) throw fieldError("to", "The clock never goes backwards: give a time at or after the current sim time.");
+    return to;
+  }
+  let ms = (req.seconds ?? 0) * 1000;
+  if (req.by !== undefined) {
+    const unit = req.by.slice(-1) as keyof typeof UNIT_MS;
+    ms = Number(req.by.slice(0, -1)) * UNIT_MS[unit];
+  }
+  if (ms > MAX_ADVANCE_MS) throw fieldError(req.by !== undefined ? "by" : "seconds", "At most 10 years at a time.");
+  return now + Math.round(ms);
+}
+
+const read = createRoute({
+  method: "get",
+  path: "/clock",
+  tags,
+  summary: "The merchant's clock",
+  security,
+  responses: { 200: json(z.object({ success: z.literal(true), data: ClockState }), "Current sim time and pending timers"), ...errors() },
+});
+
+const advance = createRoute({
+  method: "post",
+  path: "/clock/advance",
+  tags,
+  summary: "Move the merchant's clock forward, firing every timer due on the way",
+  security,
+  request: body(Advance),
+  responses: {
+    200: json(z.object({ success: z.literal(true), data: ClockState.extend({ fired: z.number().int() }) }), "The new time and how many timers fired"),
+    ...errors(400, 415, 422),
+  },
+});
+
+const reset = createRoute({
+  method: "post",
+  path: "/reset",
+  tags,
+  summary: "Empty the merchant's state (keeps keys, config and clock); optionally fund the new wallet",
+  security,
+  request: { body: { required: false, content: { "application/json": { schema: z.object({ wallet_balance: amount({ min: 0 }).optional() }).openapi("Reset") } } } },
+  responses: { 200: json(z.object({ success: z.literal(true), data: Merchant }), "The merchant after reset"), ...errors(400, 415, 422) },
+});
+
+export function clockRoutes(driver: ClockDriver) {
+  return router()
+    .openapi(read, (c) => c.json({ success: true as const, data: clockView(c.var.tenant) }, 200))
+    .openapi(advance, async (c) => {
+      const tenant = c.var.tenant;
+      const { fired } = await driver.advanceTo(tenant, targetOf(tenant.clock.now(), c.req.valid("json")));
+      return c.json({ success: true as const, data: { ...clockView(tenant), fired } }, 200);
+    })
+    .openapi(reset, (c) => {
+      const tenant = c.var.tenant;
+      // The body is optional: without one, validation hands over {}.
+      const opening = c.req.valid("json").wallet_balance;
+      tenant.state = emptyState();
+      driver.stop(tenant);
+      if (opening) fundWallet(contextOf(tenant), tenant.state, toMinor(opening), "Opening balance after reset (sandbox)");
+      return c.json({ success: true as const, data: merchantResponse(tenant) }, 200);
+    });
+}

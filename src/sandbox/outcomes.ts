@@ -1,0 +1,72 @@
+/** Outcome rules: per-merchant overrides of how the next matching objects end. */
+import { createRoute, z } from "@hono/zod-openapi";
+import { addRule, deleteRule, OUTCOMES, type OutcomeRule } from "../domain/outcomes.js";
+import { body, errors, json, security } from "../http/openapi.js";
+import { router } from "../http/validation.js";
+import { contextOf } from "../store/tenant.js";
+
+const tags = ["Sandbox"];
+const targets = Object.keys(OUTCOMES) as [keyof typeof OUTCOMES, ...Array<keyof typeof OUTCOMES>];
+
+const RuleInput = z
+  .object({
+    target: z.enum(targets, { message: `Must be one of: ${targets.join(", ")}.` }),
+    match: z.record(z.string().min(1).max(64), z.union([z.string().max(200), z.number(), z.boolean()])).optional()
+      .openapi({ description: "Field values the request or object must have, e.g. { \"account_number\": \"0123456789\" }" }),
+    outcome: z.string().min(1).max(40).openapi({ description: Object.entries(OUTCOMES).map(([t, o]) => `${t}: ${o.join(" | ")}`).join("; ") }),
+    delay_seconds: z.number().int().min(0).max(365 * 86_400).optional(),
+    times: z.number().int().min(1).max(1_000_000).optional().openapi({ description: "Uses before the rule is removed; default: until deleted" }),
+  })
+  .openapi("OutcomeRuleInput");
+
+const Rule = z
+  .object({
+    id: z.string(),
+    target: z.string(),
+    match: z.record(z.string(), z.union([z.string(), z.number(), z.boolean()])).nullable(),
+    outcome: z.string(),
+    delay_seconds: z.number().nullable(),
+    times: z.number().nullable(),
+    created_at: z.string(),
+  })
+  .openapi("OutcomeRule");
+
+const ruleView = (r: OutcomeRule) => ({ ...r, created_at: new Date(r.created_at).toISOString() });
+
+const create = createRoute({
+  method: "post", path: "/outcomes", tags, security, summary: "Add an outcome rule (the newest matching rule wins)",
+  request: body(RuleInput),
+  responses: { 201: json(z.object({ success: z.literal(true), data: Rule }), "The rule"), ...errors(400, 415, 422) },
+});
+const list = createRoute({
+  method: "get", path: "/outcomes", tags, security, summary: "List the merchant's outcome rules, oldest first",
+  responses: { 200: json(z.object({ success: z.literal(true), data: z.array(Rule) }), "The rules"), ...errors() },
+});
+const removeOne = createRoute({
+  method: "delete", path: "/outcomes/{id}", tags, security, summary: "Delete one outcome rule",
+  request: { params: z.object({ id: z.string().max(40) }) },
+  responses: { 200: json(z.object({ success: z.literal(true), message: z.string() }), "Deleted"), ...errors(404) },
+});
+const removeAll = createRoute({
+  method: "delete", path: "/outcomes", tags, security, summary: "Delete all outcome rules",
+  responses: { 200: json(z.object({ success: z.literal(true), message: z.string() }), "Deleted"), ...errors() },
+});
+
+export function outcomeRoutes() {
+  return router()
+    .openapi(create, (c) => {
+      const t = c.var.tenant;
+      return c.json({ success: true as const, data: ruleView(addRule(contextOf(t), t.state, c.req.valid("json"))) }, 201);
+    })
+    .openapi(list, (c) => c.json({ success: true as const, data: c.var.tenant.state.outcomeRules.map(ruleView) }, 200))
+    .openapi(removeOne, (c) => {
+      deleteRule(c.var.tenant.state, c.req.valid("param").id);
+      return c.json({ success: true as const, message: "Outcome rule deleted" }, 200);
+    })
+    .openapi(removeAll, (c) => {
+      const rules = c.var.tenant.state.outcomeRules;
+      const count = rules.length;
+      rules.length = 0;
+      return c.json({ success: true as const, message: `${count} outcome rule(s) deleted` }, 200);
+    });
+}
