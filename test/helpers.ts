@@ -48,9 +48,11 @@ export interface Harness {
   demo(): Merchant;
 }
 
-export function harness(options: { trustProxy?: boolean; publicUrl?: string; seed?: string } = {}): Harness {
+export function harness(
+  options: { trustProxy?: boolean; publicUrl?: string; seed?: string; /** real Date.now for realtime-timer tests */ realWall?: boolean } = {},
+): Harness {
   const wall = { now: START };
-  const { registry } = buildRegistry({ seed: options.seed }, () => wall.now);
+  const { registry } = buildRegistry({ seed: options.seed }, options.realWall ? Date.now : () => wall.now);
   const app = createApp({ registry, trustProxy: options.trustProxy, publicUrl: options.publicUrl });
 
   async function call(method: string, path: string, opts: CallOptions = {}): Promise<Reply> {

@@ -19,9 +19,13 @@ export class ClockDriver {
   private readonly armed = new Map<string, { at: number; handle: NodeJS.Timeout }>();
   private readonly queues = new Map<string, Promise<unknown>>();
 
-  /** Fires due timers and moves the clock to `to` (ms since epoch). */
-  advanceTo(tenant: Tenant, to: number): Promise<{ now: number; fired: number }> {
+  /**
+   * Fires due timers and moves the clock to the target. The target is computed from the clock as it
+   * stands once this merchant's earlier advances have finished, so "+5 s" twice is +10 s.
+   */
+  advance(tenant: Tenant, target: (now: number) => number): Promise<{ now: number; fired: number }> {
     return this.serialised(tenant, async () => {
+      const to = target(tenant.clock.now());
       if (to < tenant.clock.now()) throw new RangeError("the clock never goes backwards");
       const fired = this.runDue(tenant, to);
       if (to > tenant.clock.now()) tenant.clock.configure({ now: to });

@@ -97,7 +97,8 @@ export function clockRoutes(driver: ClockDriver) {
     .openapi(read, (c) => c.json({ success: true as const, data: clockView(c.var.tenant) }, 200))
     .openapi(advance, async (c) => {
       const tenant = c.var.tenant;
-      const { fired } = await driver.advanceTo(tenant, targetOf(tenant.clock.now(), c.req.valid("json")));
+      const request = c.req.valid("json");
+      const { fired } = await driver.advance(tenant, (now) => targetOf(now, request));
       return c.json({ success: true as const, data: { ...clockView(tenant), fired } }, 200);
     })
     .openapi(reset, (c) => {
