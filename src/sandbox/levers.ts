@@ -61,7 +61,7 @@ const approve = createRoute({
   request: { params: z.object({ id: pathId }) },
   responses: {
     200: json(Cardholder, "The cardholder"),
-    ...errors(404, 422),
+    ...errors(404, 409, 422),
   },
 });
 
