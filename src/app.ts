@@ -20,11 +20,12 @@ import { ApiError, notFound, onError } from "./http/errors.js";
 import { jsonOnly } from "./http/json-only.js";
 import { validationHook } from "./http/validation.js";
 import { checkoutPages } from "./pages/checkout-page.js";
-import { ClockDriver } from "./engine/clock-driver.js";
+import { createRuntime, type Runtime } from "./engine/runtime.js";
 import { clockRoutes } from "./sandbox/clock.js";
 import { leverRoutes } from "./sandbox/levers.js";
 import { lifecycleRoutes } from "./sandbox/lifecycle.js";
 import { outcomeRoutes } from "./sandbox/outcomes.js";
+import { webhookRoutes } from "./sandbox/webhooks.js";
 import { merchantRoutes } from "./sandbox/merchants.js";
 import type { Registry } from "./store/registry.js";
 
@@ -36,15 +37,15 @@ export interface AppOptions {
   publicUrl?: string;
   /** Largest accepted request body in bytes. */
   bodyLimitBytes?: number;
-  /** Runs the merchants' timers; the server stops it on close. */
-  driver?: ClockDriver;
+  /** Clock driver and webhook dispatcher; the server stops it on close. */
+  runtime?: Runtime;
 }
 
 export const BODY_LIMIT_BYTES = 1024 * 1024;
 
 export function createApp(options: AppOptions) {
   const { registry, trustProxy = false, publicUrl } = options;
-  const driver = options.driver ?? new ClockDriver();
+  const { driver, dispatcher } = options.runtime ?? createRuntime();
   const app = new OpenAPIHono<AppEnv>({ defaultHook: validationHook as never });
 
   app.use("*", requestId());
@@ -67,12 +68,16 @@ export function createApp(options: AppOptions) {
     return sandboxAuth(c, next);
   });
 
-  // Realtime merchants first catch up on timers already due, then re-arm for the next one.
+  // Realtime merchants first catch up on timers already due. Afterwards: start the first delivery of
+  // any event the request emitted (never waited for), and re-arm the wake-up for the next timer.
   const clockSync: MiddlewareHandler<AppEnv> = async (c, next) => {
     const tenant = c.var.tenant;
     if (tenant) driver.catchUp(tenant);
     await next();
-    if (tenant) driver.arm(tenant);
+    if (tenant) {
+      void dispatcher.drain(tenant);
+      driver.arm(tenant);
+    }
   };
   app.use("/api/v1/*", clockSync);
   app.use("/sandbox/v1/*", clockSync);
@@ -88,6 +93,7 @@ export function createApp(options: AppOptions) {
   app.route("/sandbox/v1", lifecycleRoutes());
   app.route("/sandbox/v1", outcomeRoutes());
   app.route("/sandbox/v1", clockRoutes(driver));
+  app.route("/sandbox/v1", webhookRoutes(dispatcher));
   app.route("/", checkoutPages(registry));
 
   app.get("/health", (c) => c.json({ success: true, status: "ok", merchants: registry.list().length }));

@@ -1,11 +1,13 @@
 #!/usr/bin/env node
 /** CLI: `merchant-sandbox [start] [flags]`. Parses settings here, never at import time. */
+import { LISTEN_USAGE, listen, parseListenArgs } from "./cli/listen.js";
 import { parseSettings, settingsHelp } from "./config.js";
 import { startServer } from "./server.js";
 
 const USAGE = `merchant-sandbox: a high-fidelity sandbox of the Merchant Payments Service
 
 Usage: merchant-sandbox start [options]
+       merchant-sandbox listen [--port 3001] [--secret S]   (a local webhook receiver)
 
 Options (flag, environment variable, meaning):
 ${settingsHelp()}
@@ -15,6 +17,7 @@ ${settingsHelp()}
 /** Resolves to an exit code, or to `undefined` while the server keeps the process alive. */
 async function main(argv: string[]): Promise<number | undefined> {
   const [command = "start", ...rest] = argv;
+  if (command === "listen") return runListen(rest);
   if (command === "--help" || command === "-h" || rest.includes("--help")) {
     process.stdout.write(USAGE);
     return 0;
@@ -43,6 +46,24 @@ async function main(argv: string[]): Promise<number | undefined> {
   const stop = () => {
     void sandbox.close().then(() => process.exit(0));
   };
+  process.once("SIGINT", stop);
+  process.once("SIGTERM", stop);
+  return undefined;
+}
+
+async function runListen(argv: string[]): Promise<number | undefined> {
+  if (argv.includes("--help")) {
+    process.stdout.write(LISTEN_USAGE);
+    return 0;
+  }
+  const parsed = parseListenArgs(argv, process.env);
+  if ("error" in parsed) {
+    process.stderr.write(`merchant-sandbox listen: ${parsed.error}\n\n${LISTEN_USAGE}`);
+    return 2;
+  }
+  const { url, server } = await listen(parsed.options);
+  process.stdout.write(`Listening for webhooks on ${url} (any path); signatures ${parsed.options.secret ? "checked" : "not checked: pass --secret"}\n`);
+  const stop = () => server.close(() => process.exit(0));
   process.once("SIGINT", stop);
   process.once("SIGTERM", stop);
   return undefined;

@@ -2,7 +2,7 @@
 import { serve, type ServerType } from "@hono/node-server";
 import type { AddressInfo } from "node:net";
 import { createApp } from "./app.js";
-import { ClockDriver } from "./engine/clock-driver.js";
+import { createRuntime } from "./engine/runtime.js";
 import type { Settings } from "./config.js";
 import { loadCatalog, loadDemoMerchants, type FixtureMerchant } from "./store/fixtures.js";
 import { Registry } from "./store/registry.js";
@@ -29,8 +29,8 @@ export function buildRegistry(settings: Pick<Settings, "seed" | "fixtures">, wal
 
 export async function startServer(settings: Settings): Promise<RunningSandbox> {
   const { registry, demo } = buildRegistry(settings);
-  const driver = new ClockDriver();
-  const app = createApp({ registry, driver, trustProxy: settings.trust_proxy, publicUrl: settings.public_url });
+  const runtime = createRuntime();
+  const app = createApp({ registry, runtime, trustProxy: settings.trust_proxy, publicUrl: settings.public_url });
   const server: ServerType = await new Promise((resolve, reject) => {
     const s = serve({ fetch: app.fetch, hostname: settings.host, port: settings.port }, () => resolve(s));
     s.once("error", reject);
@@ -42,7 +42,7 @@ export async function startServer(settings: Settings): Promise<RunningSandbox> {
     registry,
     demo,
     close: () => {
-      driver.stop();
+      runtime.stop();
       return new Promise<void>((resolve) => server.close(() => resolve()));
     },
   };

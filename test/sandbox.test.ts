@@ -31,6 +31,12 @@ describe("POST /sandbox/v1/merchants", () => {
         card_funding_fee_usd: 1,
         usd_ngn_rate: 1_600,
         delays: { payout_settlement_seconds: 30, vtu_settlement_seconds: 60, kyc_approval_seconds: 120 },
+        webhook: {
+          signature_algorithm: "sha256",
+          signature_encoding: "hex",
+          timeout_seconds: 10,
+          retry_schedule_seconds: [60, 300, 1_800, 7_200, 21_600, 86_400],
+        },
         created_at: new Date(START).toISOString(),
         wallet_balance: 1_000_000,
         clock: { mode: "manual", speed: 1, now: new Date(START).toISOString() },

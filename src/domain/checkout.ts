@@ -7,6 +7,7 @@ import type { Checkout, TenantState } from "../store/types.js";
 import { PARTNER_BANK } from "./catalog.js";
 import { iso, isoOrNull, type DomainContext } from "./context.js";
 import { DomainError } from "./errors.js";
+import { checkoutCompleted } from "./events.js";
 import { post } from "./ledger.js";
 import { toMajor, type Minor } from "./money.js";
 import { allocateAccountNumber, isAccountNumberTaken } from "./virtual-accounts.js";
@@ -75,6 +76,7 @@ export function payCheckout(ctx: DomainContext, state: TenantState, reference: s
   ]);
   checkout.status = "paid";
   checkout.paid_at = ctx.now;
+  checkoutCompleted(ctx, state, checkout);
   return checkout;
 }
 

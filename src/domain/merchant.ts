@@ -4,7 +4,7 @@
  */
 import type { Ids } from "../engine/ids.js";
 import type { ClockMode } from "../engine/clock.js";
-import type { Capability, MerchantConfig, MerchantDelays, MerchantLimits } from "../store/types.js";
+import type { Capability, MerchantConfig, MerchantDelays, MerchantLimits, WebhookSettings } from "../store/types.js";
 import { toMajor, toMinor } from "./money.js";
 
 export interface MerchantSettings {
@@ -17,6 +17,7 @@ export interface MerchantSettings {
   card_funding_fee_usd?: number;
   usd_ngn_rate?: number;
   delays?: Partial<MerchantDelays>;
+  webhook?: Partial<WebhookSettings>;
   clock?: { mode?: ClockMode; speed?: number; now?: string };
 }
 
@@ -38,6 +39,13 @@ export const DEFAULTS = {
   card_funding_fee_usd: 1,
   usd_ngn_rate: 1_600,
   delays: { payout_settlement_seconds: 30, vtu_settlement_seconds: 60, kyc_approval_seconds: 120 },
+  webhook: {
+    signature_algorithm: "sha256",
+    signature_encoding: "hex",
+    timeout_seconds: 10,
+    // 1 min, 5 min, 30 min, 2 h, 6 h, 24 h: six retries after the first attempt, then failed.
+    retry_schedule_seconds: [60, 300, 1_800, 7_200, 21_600, 86_400],
+  } satisfies WebhookSettings,
   clock_speed: 1,
 } as const;
 
@@ -84,6 +92,7 @@ export function newMerchantConfig(
     usd_ngn_rate: DEFAULTS.usd_ngn_rate,
     clock: { mode: defaultClockMode, speed: DEFAULTS.clock_speed },
     delays: { ...DEFAULTS.delays },
+    webhook: { ...DEFAULTS.webhook, retry_schedule_seconds: [...DEFAULTS.webhook.retry_schedule_seconds] },
     created_at: now,
   };
   return applySettings(base, settings);
@@ -106,6 +115,7 @@ export function applySettings(config: MerchantConfig, settings: MerchantSettings
       settings.card_funding_fee_usd !== undefined ? toMinor(settings.card_funding_fee_usd) : config.card_funding_fee,
     usd_ngn_rate: settings.usd_ngn_rate ?? config.usd_ngn_rate,
     delays: { ...config.delays, ...definedOnly(settings.delays ?? {}) },
+    webhook: { ...config.webhook, ...definedOnly(settings.webhook ?? {}) },
     clock: {
       mode: settings.clock?.mode ?? config.clock.mode,
       speed: settings.clock?.speed ?? config.clock.speed,
@@ -135,6 +145,7 @@ export function merchantView(config: MerchantConfig) {
     card_funding_fee_usd: toMajor(config.card_funding_fee),
     usd_ngn_rate: config.usd_ngn_rate,
     delays: config.delays,
+    webhook: config.webhook,
     created_at: new Date(config.created_at).toISOString(),
   };
 }

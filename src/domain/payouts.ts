@@ -7,6 +7,7 @@
 import type { Payout, TenantState } from "../store/types.js";
 import { iso, isoOrNull, type DomainContext } from "./context.js";
 import { DomainError, fieldError } from "./errors.js";
+import { payoutSettled } from "./events.js";
 import { post } from "./ledger.js";
 import { payoutFee, toMajor, type Minor } from "./money.js";
 import { isPlausibleNuban } from "./nuban.js";
@@ -139,6 +140,7 @@ export function completePayout(ctx: DomainContext, state: TenantState, reference
   cancelTimers(state, "payout.settle", reference);
   payout.status = "completed";
   payout.processed_at = ctx.now;
+  payoutSettled(ctx, state, payout);
   return payout;
 }
 
@@ -166,6 +168,7 @@ function fail(ctx: DomainContext, state: TenantState, payout: Payout, reason: st
   payout.status = "failed";
   payout.processed_at = ctx.now;
   payout.error = reason;
+  payoutSettled(ctx, state, payout);
   return payout;
 }
 

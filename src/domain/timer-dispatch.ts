@@ -20,5 +20,7 @@ export function fireTimer(ctx: DomainContext, state: TenantState, timer: Timer):
     case "kyc.approve":
       approveKycByPlan(state, Number(timer.ref));
       return;
+    case "webhook.attempt":
+      return; // delivered by the webhook dispatcher, which does the HTTP
   }
 }

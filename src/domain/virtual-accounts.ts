@@ -6,6 +6,7 @@ import type { Identity, TenantState, VaPayment, VirtualAccount } from "../store/
 import { PARTNER_BANK } from "./catalog.js";
 import { iso, type DomainContext } from "./context.js";
 import { DomainError } from "./errors.js";
+import { paymentReceived } from "./events.js";
 import { post } from "./ledger.js";
 import { toMajor, type Minor } from "./money.js";
 import { makeNuban } from "./nuban.js";
@@ -127,6 +128,7 @@ export function receiveTransfer(ctx: DomainContext, state: TenantState, t: Incom
   const list = state.vaPayments.get(payment.reference);
   if (list) list.push(payment);
   else state.vaPayments.set(payment.reference, [payment]);
+  paymentReceived(ctx, state, payment);
   return payment;
 }
 

@@ -9,6 +9,7 @@
 import { fireTimer } from "../domain/timer-dispatch.js";
 import { nextTimer, popDue } from "../domain/timers.js";
 import { contextOf, type Tenant } from "../store/tenant.js";
+import type { WebhookDispatcher } from "../webhooks/dispatcher.js";
 
 /** Guards against a timer that keeps rescheduling itself at the same instant. */
 const MAX_FIRED_PER_CALL = 5_000_000;
@@ -19,6 +20,8 @@ export class ClockDriver {
   private readonly armed = new Map<string, { at: number; handle: NodeJS.Timeout }>();
   private readonly queues = new Map<string, Promise<unknown>>();
 
+  constructor(private readonly dispatcher?: WebhookDispatcher) {}
+
   /**
    * Fires due timers and moves the clock to the target. The target is computed from the clock as it
    * stands once this merchant's earlier advances have finished, so "+5 s" twice is +10 s.
@@ -27,17 +30,22 @@ export class ClockDriver {
     return this.serialised(tenant, async () => {
       const to = target(tenant.clock.now());
       if (to < tenant.clock.now()) throw new RangeError("the clock never goes backwards");
-      const fired = this.runDue(tenant, to);
+      await this.dispatcher?.idle(tenant); // attempts already under way finish at the time they started
+      const fired = await this.runDue(tenant, to, true);
       if (to > tenant.clock.now()) tenant.clock.configure({ now: to });
+      await this.dispatcher?.idle(tenant);
       this.arm(tenant);
       return { now: tenant.clock.now(), fired };
     });
   }
 
-  /** Realtime catch-up: fires whatever is due by the clock's current time. */
-  catchUp(tenant: Tenant): number {
-    if (tenant.clock.settings().mode !== "realtime") return 0;
-    return this.runDue(tenant, tenant.clock.now());
+  /**
+   * Realtime catch-up: fires whatever is due by the clock's current time. State transitions happen
+   * before this returns; the webhook attempts they start are not waited for.
+   */
+  catchUp(tenant: Tenant): void {
+    if (tenant.clock.settings().mode !== "realtime") return;
+    void this.runDue(tenant, tenant.clock.now(), false);
   }
 
   /** (Re)arms the realtime wake-up for the merchant's next timer, or disarms it. */
@@ -58,7 +66,7 @@ export class ClockDriver {
       void this.serialised(tenant, async () => {
         this.catchUp(tenant);
         this.arm(tenant);
-      });
+      }).catch((err: unknown) => console.error(`[merchant-sandbox] timers of ${tenant.id} failed:`, err));
     }, wait);
     handle.unref(); // a pending demo timer never keeps a stopping process alive
     this.armed.set(tenant.id, { at: next.at, handle });
@@ -73,11 +81,22 @@ export class ClockDriver {
     }
   }
 
-  private runDue(tenant: Tenant, upTo: number): number {
+  /**
+   * Fires due timers in order. With `wait`, each timer's webhook work (its own attempt, or the first
+   * attempts of the events its transition emitted) finishes before the next timer runs, so a manual
+   * advance is deterministic. Without it nothing is awaited, and the function runs synchronously.
+   */
+  private async runDue(tenant: Tenant, upTo: number, wait: boolean): Promise<number> {
     let fired = 0;
     for (let timer = popDue(tenant.state, upTo); timer; timer = popDue(tenant.state, upTo)) {
       if (timer.at > tenant.clock.now()) tenant.clock.configure({ now: timer.at });
-      fireTimer({ ...contextOf(tenant), now: timer.at }, tenant.state, timer);
+      let work: Promise<void> | undefined;
+      if (timer.kind === "webhook.attempt") work = this.dispatcher?.onTimer(tenant, timer);
+      else {
+        fireTimer({ ...contextOf(tenant), now: timer.at }, tenant.state, timer);
+        if (tenant.state.outbox.length > 0) work = this.dispatcher?.drain(tenant);
+      }
+      if (wait && work) await work;
       if (++fired >= MAX_FIRED_PER_CALL) throw new Error(`more than ${MAX_FIRED_PER_CALL} timers fired in one advance`);
     }
     return fired;

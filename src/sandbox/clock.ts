@@ -31,7 +31,7 @@ export function clockView(tenant: Tenant) {
 
 const Advance = z
   .object({
-    seconds: z.number().positive().max(MAX_ADVANCE_MS / 1000).optional(),
+    seconds: z.number().min(0).max(MAX_ADVANCE_MS / 1000).optional().openapi({ description: "0 only waits for webhook attempts in flight" }),
     by: z
       .string()
       .regex(/^\d+(\.\d+)?(s|m|h|d)$/, { message: 'Use a number and a unit s, m, h or d, e.g. "30m", "2h", "1d".' })

@@ -48,6 +48,19 @@ const DelaysSchema = z
   })
   .strict();
 
+const WebhookSchema = z
+  .object({
+    signature_algorithm: z.enum(["sha256", "sha512"]).optional().openapi({ description: "HMAC algorithm (default sha256)." }),
+    signature_encoding: z.enum(["hex", "base64"]).optional().openapi({ description: "Signature encoding (default hex, lowercase)." }),
+    timeout_seconds: z.number().positive().max(60).optional().openapi({ description: "Wall seconds to wait for the receiver (default 10)." }),
+    retry_schedule_seconds: z
+      .array(z.number().int().min(0).max(7 * 86_400))
+      .max(20)
+      .optional()
+      .openapi({ description: "Sim seconds before each retry (default 60, 300, 1800, 7200, 21600, 86400); [] = no retries." }),
+  })
+  .strict();
+
 export const MerchantSettingsSchema = z
   .object({
     business_name: z.string().trim().min(1).max(100).optional(),
@@ -63,6 +76,7 @@ export const MerchantSettingsSchema = z
     card_funding_fee_usd: z.number().min(0).max(1000).optional(),
     usd_ngn_rate: z.number().positive().max(1_000_000).optional(),
     delays: DelaysSchema.optional(),
+    webhook: WebhookSchema.optional(),
     clock: ClockSchema.optional(),
   })
   .strict()

@@ -28,6 +28,12 @@ export const Merchant = z
     card_funding_fee_usd: z.number(),
     usd_ngn_rate: z.number(),
     delays: z.object({ payout_settlement_seconds: z.number(), vtu_settlement_seconds: z.number(), kyc_approval_seconds: z.number() }),
+    webhook: z.object({
+      signature_algorithm: z.enum(["sha256", "sha512"]),
+      signature_encoding: z.enum(["hex", "base64"]),
+      timeout_seconds: z.number(),
+      retry_schedule_seconds: z.array(z.number()),
+    }),
     created_at: z.string(),
     wallet_balance: z.number(),
     clock: z.object({ mode: z.enum(["manual", "realtime"]), speed: z.number(), now: z.string() }),

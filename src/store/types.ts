@@ -40,9 +40,20 @@ export interface MerchantConfig {
   /** Naira per US dollar used to charge card funding to the NGN wallet (and credit unloads). */
   usd_ngn_rate: number;
   clock: { mode: ClockMode; speed: number };
+  webhook: WebhookSettings;
   /** Default lifecycle delays, in sim seconds; an outcome rule's delay_seconds overrides them. */
   delays: MerchantDelays;
   created_at: number;
+}
+
+export interface WebhookSettings {
+  /** HMAC algorithm of X-Webhook-Signature. */
+  signature_algorithm: "sha256" | "sha512";
+  signature_encoding: "hex" | "base64";
+  /** Wall-clock seconds to wait for the receiver's answer. */
+  timeout_seconds: number;
+  /** Sim seconds after each failed attempt before the next; its length is the number of retries. */
+  retry_schedule_seconds: number[];
 }
 
 export interface MerchantDelays {
@@ -218,6 +229,48 @@ export interface CardTransaction {
   created_at: number;
 }
 
+export type EventStatus = "pending" | "delivered" | "failed" | "no_url" | "held";
+
+/** An event of the merchant's, stored before any delivery is attempted. */
+export interface WebhookEvent {
+  id: string;
+  type: string;
+  /** The object's transaction_id (order_no for payouts): the same on every delivery of the event. */
+  transaction_id: string;
+  /** The payload's `data`, as every delivery sends it. */
+  data: Record<string, unknown>;
+  created_at: number;
+  status: EventStatus;
+  /** Attempts that reached (or tried to reach) the receiver, redeliveries and duplicates included. */
+  attempts: number;
+  /** Scheduled attempts made so far (initial + retries), which drives the retry schedule. */
+  scheduled_attempts: number;
+  next_attempt_at: number | null;
+}
+
+export type DeliveryTrigger = "initial" | "retry" | "redeliver" | "duplicate" | "released";
+
+/** One attempt to deliver an event, with everything a developer needs to debug their receiver. */
+export interface WebhookDelivery {
+  id: string;
+  event_id: string;
+  event_type: string;
+  trigger: DeliveryTrigger;
+  url: string;
+  sent_at: number;
+  nonce: string | null;
+  request_headers: Record<string, string>;
+  request_body: string | null;
+  status_code: number | null;
+  error: string | null;
+  latency_ms: number | null;
+  response_excerpt: string | null;
+  /** delivered (2xx) | failed (anything else) | deferred (delay fault) | held (out_of_order fault) */
+  outcome: "delivered" | "failed" | "deferred" | "held";
+  fault: string | null;
+  next_retry_at: number | null;
+}
+
 /** Sliding windows for the rate limits: timestamps of admitted attempts, oldest first. */
 export interface RateWindows {
   minute: number[];
@@ -248,6 +301,12 @@ export interface TenantState {
   timers: Timer[];
   /** Outcome rules set through the control API, oldest first (the newest matching one wins). */
   outcomeRules: OutcomeRule[];
+  events: Map<string, WebhookEvent>;
+  /** Ids of new events whose first delivery attempt has not started yet. */
+  outbox: string[];
+  /** Ids of events held by an out_of_order fault until another event is delivered. */
+  heldEvents: string[];
+  deliveries: WebhookDelivery[];
   windows: RateWindows;
 }
 
@@ -268,6 +327,10 @@ export function emptyState(): TenantState {
     sequences: { cardholder: 0, card: 0, timer: 0, rule: 0 },
     timers: [],
     outcomeRules: [],
+    events: new Map(),
+    outbox: [],
+    heldEvents: [],
+    deliveries: [],
     windows: { minute: [], payoutAttempts: [], payoutAttemptsByIp: new Map(), payoutVolume: [] },
   };
 }

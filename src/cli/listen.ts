@@ -1,0 +1,82 @@
+/**
+ * `merchant-sandbox listen`: a local webhook receiver for developers without one yet (like
+ * `stripe listen`). Prints each event and whether its signature verifies, and answers 200.
+ */
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { parseArgs } from "node:util";
+import { verifyWebhookSignature, type SignatureOptions } from "../webhooks/sign.js";
+
+export interface ListenOptions extends SignatureOptions {
+  host: string;
+  port: number;
+  secret?: string;
+  write?: (line: string) => void;
+}
+
+export const LISTEN_USAGE = `Usage: merchant-sandbox listen [--port 3001] [--host 127.0.0.1] [--secret WEBHOOK_SECRET]
+                              [--algorithm sha256|sha512] [--encoding hex|base64]
+
+Receives webhooks on http://HOST:PORT/ (any path), prints each event and whether X-Webhook-Signature
+verifies with the secret (also MERCHANT_SANDBOX_WEBHOOK_SECRET), and answers 200.
+Point a merchant at it: PATCH /sandbox/v1/merchant {"webhook_url": "http://127.0.0.1:3001/webhooks"}
+`;
+
+export function parseListenArgs(argv: string[], env: NodeJS.ProcessEnv): { options: ListenOptions } | { error: string } {
+  try {
+    const { values } = parseArgs({
+      args: argv,
+      strict: true,
+      options: {
+        port: { type: "string", default: "3001" },
+        host: { type: "string", default: "127.0.0.1" },
+        secret: { type: "string" },
+        algorithm: { type: "string", default: "sha256" },
+        encoding: { type: "string", default: "hex" },
+      },
+    });
+    const port = Number(values.port);
+    if (!Number.isInteger(port) || port < 0 || port > 65535) return { error: `invalid --port ${values.port}` };
+    if (values.algorithm !== "sha256" && values.algorithm !== "sha512") return { error: "--algorithm must be sha256 or sha512" };
+    if (values.encoding !== "hex" && values.encoding !== "base64") return { error: "--encoding must be hex or base64" };
+    const secret = values.secret ?? env.MERCHANT_SANDBOX_WEBHOOK_SECRET;
+    return { options: { host: values.host!, port, secret: secret || undefined, algorithm: values.algorithm, encoding: values.encoding } };
+  } catch (err) {
+    return { error: (err as Error).message };
+  }
+}
+
+export async function listen(options: ListenOptions): Promise<{ url: string; server: Server }> {
+  const write = options.write ?? ((line: string) => process.stdout.write(line + "\n"));
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on("data", (c: Buffer) => chunks.push(c));
+    req.on("end", () => {
+      const raw = Buffer.concat(chunks);
+      const signature = req.headers["x-webhook-signature"] as string | undefined;
+      const verdict = !options.secret
+        ? "not checked (no --secret)"
+        : verifyWebhookSignature(raw, signature, options.secret, options)
+          ? "valid"
+          : "INVALID";
+      let summary = `${req.method} ${req.url}`;
+      let pretty = raw.toString("utf8");
+      try {
+        const body = JSON.parse(pretty) as { event?: string; nonce?: string; data?: { transaction_id?: string } };
+        summary = `${body.event ?? "(no event)"} transaction_id=${body.data?.transaction_id ?? "-"} nonce=${body.nonce ?? "-"}`;
+        pretty = JSON.stringify(body, null, 2);
+      } catch {
+        // not JSON: printed as received
+      }
+      write(`[${new Date().toISOString()}] ${summary}  signature: ${verdict}`);
+      write(pretty);
+      res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ received: true }));
+    });
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(options.port, options.host, () => resolve());
+  });
+  const { port } = server.address() as AddressInfo;
+  return { url: `http://${options.host}:${port}`, server };
+}

@@ -1,0 +1,122 @@
+/** The merchant's event log, its webhook delivery log, and redelivery. */
+import { createRoute, z } from "@hono/zod-openapi";
+import { DomainError } from "../domain/errors.js";
+import { EVENT_TYPES } from "../domain/events.js";
+import type { WebhookDispatcher } from "../webhooks/dispatcher.js";
+import { errors, json, security } from "../http/openapi.js";
+import { router } from "../http/validation.js";
+import type { WebhookDelivery, WebhookEvent } from "../store/types.js";
+
+const tags = ["Sandbox"];
+const isoOrNull = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
+
+const Event = z
+  .object({
+    id: z.string(),
+    type: z.string(),
+    transaction_id: z.string(),
+    status: z.enum(["pending", "delivered", "failed", "no_url", "held"]),
+    attempts: z.number().int(),
+    next_attempt_at: z.string().nullable(),
+    created_at: z.string(),
+    data: z.record(z.string(), z.unknown()),
+  })
+  .openapi("WebhookEvent");
+
+const Delivery = z
+  .object({
+    id: z.string(),
+    event_id: z.string(),
+    event_type: z.string(),
+    trigger: z.enum(["initial", "retry", "redeliver", "duplicate", "released"]),
+    url: z.string(),
+    sent_at: z.string(),
+    nonce: z.string().nullable(),
+    request_headers: z.record(z.string(), z.string()),
+    request_body: z.string().nullable(),
+    status_code: z.number().int().nullable(),
+    error: z.string().nullable(),
+    latency_ms: z.number().nullable(),
+    response_excerpt: z.string().nullable(),
+    outcome: z.enum(["delivered", "failed", "deferred", "held"]),
+    fault: z.string().nullable(),
+    next_retry_at: z.string().nullable(),
+  })
+  .openapi("WebhookDelivery");
+
+export const eventView = (e: WebhookEvent) => ({
+  id: e.id,
+  type: e.type,
+  transaction_id: e.transaction_id,
+  status: e.status,
+  attempts: e.attempts,
+  next_attempt_at: isoOrNull(e.next_attempt_at),
+  created_at: new Date(e.created_at).toISOString(),
+  data: e.data,
+});
+
+export const deliveryView = (d: WebhookDelivery) => ({
+  ...d,
+  sent_at: new Date(d.sent_at).toISOString(),
+  next_retry_at: isoOrNull(d.next_retry_at),
+});
+
+const listEvents = createRoute({
+  method: "get",
+  path: "/events",
+  tags,
+  security,
+  summary: "The merchant's events, oldest first (stored even when no webhook URL is set)",
+  request: {
+    query: z.object({
+      type: z.enum(EVENT_TYPES).optional(),
+      since: z.iso.datetime({ offset: true }).optional().openapi({ description: "Only events created at or after this time" }),
+    }),
+  },
+  responses: { 200: json(z.object({ success: z.literal(true), data: z.array(Event) }), "Events"), ...errors(422) },
+});
+
+const listDeliveries = createRoute({
+  method: "get",
+  path: "/webhook-deliveries",
+  tags,
+  security,
+  summary: "Every delivery attempt, oldest first, with request, response and next retry",
+  request: { query: z.object({ event_id: z.string().max(40).optional() }) },
+  responses: { 200: json(z.object({ success: z.literal(true), data: z.array(Delivery) }), "Delivery attempts"), ...errors(422) },
+});
+
+const redeliver = createRoute({
+  method: "post",
+  path: "/events/{id}/redeliver",
+  tags,
+  security,
+  summary: "Send an event again now (a new delivery: new nonce and sent_at, same transaction_id)",
+  request: { params: z.object({ id: z.string().max(40) }) },
+  responses: { 200: json(z.object({ success: z.literal(true), data: Delivery }), "The delivery attempt"), ...errors(404, 409) },
+});
+
+export function webhookRoutes(dispatcher: WebhookDispatcher) {
+  return router()
+    .openapi(listEvents, (c) => {
+      const { type, since } = c.req.valid("query");
+      const from = since === undefined ? -Infinity : Date.parse(since);
+      const data = [...c.var.tenant.state.events.values()].filter((e) => (!type || e.type === type) && e.created_at >= from).map(eventView);
+      return c.json({ success: true as const, data }, 200);
+    })
+    .openapi(listDeliveries, (c) => {
+      const { event_id } = c.req.valid("query");
+      const data = c.var.tenant.state.deliveries.filter((d) => !event_id || d.event_id === event_id).map(deliveryView);
+      return c.json({ success: true as const, data }, 200);
+    })
+    .openapi(redeliver, async (c) => {
+      const tenant = c.var.tenant;
+      const event = tenant.state.events.get(c.req.valid("param").id);
+      if (!event) throw new DomainError("NOT_FOUND", `No event ${c.req.valid("param").id}.`);
+      if (!tenant.config.webhook_url) {
+        throw new DomainError("INVALID_STATE", "No webhook_url is set for this merchant; set one with PATCH /sandbox/v1/merchant.");
+      }
+      const delivery = await dispatcher.redeliver(tenant, event);
+      return c.json({ success: true as const, data: deliveryView(delivery!) }, 200);
+    });
+}

@@ -1,0 +1,200 @@
+/**
+ * Delivers a merchant's events to its webhook URL: signed POSTs, a timeout, retries on the merchant's
+ * clock, every attempt logged, and the faults an outcome rule injects. API requests never wait for an
+ * attempt; `idle()` lets a clock advance (and tests) wait for the ones in flight.
+ */
+import { performance } from "node:perf_hooks";
+import { takeRule, type OutcomeRule } from "../domain/outcomes.js";
+import { cancelTimers, schedule, type Timer } from "../domain/timers.js";
+import { contextOf, type Tenant } from "../store/tenant.js";
+import type { DeliveryTrigger, WebhookDelivery, WebhookEvent } from "../store/types.js";
+import { signPayload } from "./sign.js";
+
+export const USER_AGENT = "merchant-sandbox-webhooks/1.0";
+const EXCERPT_CHARS = 500;
+const DEFAULT_FAULT_DELAY_SECONDS = 60;
+
+export interface DispatcherOptions {
+  fetch?: typeof fetch;
+  /** Called when attempts scheduled timers outside a request (so realtime wake-ups can be re-armed). */
+  onTimersChanged?: (tenant: Tenant) => void;
+}
+
+export class WebhookDispatcher {
+  private readonly inflight = new Map<string, Set<Promise<unknown>>>();
+  private readonly fetch: typeof fetch;
+
+  constructor(private readonly options: DispatcherOptions = {}) {
+    this.fetch = options.fetch ?? globalThis.fetch;
+  }
+
+  /** Starts the first attempt of every new event; resolves when those attempts are done. */
+  drain(tenant: Tenant): Promise<void> {
+    const started: Promise<unknown>[] = [];
+    while (tenant.state.outbox.length > 0) {
+      const event = tenant.state.events.get(tenant.state.outbox.shift()!);
+      if (event) started.push(this.track(tenant, this.attempt(tenant, event, "initial")));
+    }
+    return Promise.all(started).then(() => undefined);
+  }
+
+  /** A `webhook.attempt` timer is due: a retry, or an attempt deferred by a delay fault. */
+  onTimer(tenant: Tenant, timer: Timer): Promise<void> {
+    const [eventId, why] = timer.ref.split(":") as [string, "retry" | "delayed"];
+    const event = tenant.state.events.get(eventId);
+    if (!event || event.status === "delivered") return Promise.resolve();
+    return this.track(tenant, this.attempt(tenant, event, why === "delayed" ? "released" : "retry")).then(() => undefined);
+  }
+
+  /** Sends an event again now, whatever its state; a success also stops its pending retries. */
+  redeliver(tenant: Tenant, event: WebhookEvent): Promise<WebhookDelivery | undefined> {
+    return this.track(tenant, this.attempt(tenant, event, "redeliver"));
+  }
+
+  /** Resolves once no attempt of this merchant is in flight (including attempts those attempts started). */
+  async idle(tenant: Tenant): Promise<void> {
+    for (let set = this.inflight.get(tenant.id); set && set.size > 0; set = this.inflight.get(tenant.id)) {
+      await Promise.allSettled([...set]);
+    }
+  }
+
+  private track<T>(tenant: Tenant, work: Promise<T>): Promise<T> {
+    let set = this.inflight.get(tenant.id);
+    if (!set) this.inflight.set(tenant.id, (set = new Set()));
+    const tracked = work.finally(() => set.delete(tracked));
+    set.add(tracked);
+    return tracked;
+  }
+
+  private async attempt(tenant: Tenant, event: WebhookEvent, trigger: DeliveryTrigger): Promise<WebhookDelivery | undefined> {
+    const { state, config } = tenant;
+    const url = config.webhook_url;
+    if (!url) {
+      if (trigger === "initial") event.status = "no_url";
+      return undefined;
+    }
+    const ctx = contextOf(tenant);
+    const scheduled = trigger !== "redeliver" && trigger !== "duplicate";
+    // Faults apply to attempts the sandbox makes by itself, not to the ones a developer asks for.
+    const fault: OutcomeRule | undefined =
+      trigger === "initial" || trigger === "retry" ? takeRule(state, "webhook", { event: event.type }) : undefined;
+
+    if (fault?.outcome === "delay") {
+      const at = ctx.now + (fault.delay_seconds ?? DEFAULT_FAULT_DELAY_SECONDS) * 1000;
+      schedule(ctx, state, at, "webhook.attempt", `${event.id}:delayed`);
+      event.next_attempt_at = at;
+      this.options.onTimersChanged?.(tenant);
+      return this.log(tenant, event, trigger, { url, sent_at: ctx.now, outcome: "deferred", fault: "delay", next_retry_at: at });
+    }
+    if (fault?.outcome === "out_of_order") {
+      event.status = "held";
+      state.heldEvents.push(event.id);
+      return this.log(tenant, event, trigger, { url, sent_at: ctx.now, outcome: "held", fault: "out_of_order" });
+    }
+
+    const payload = { event: event.type, nonce: ctx.ids.hex(32), sent_at: new Date(ctx.now).toISOString(), data: event.data };
+    const body = JSON.stringify(payload);
+    const options = { algorithm: config.webhook.signature_algorithm, encoding: config.webhook.signature_encoding };
+    // A bad signature is a real HMAC, just not with the merchant's secret: it looks right and fails to verify.
+    const secret = fault?.outcome === "bad_signature" ? `${config.webhook_secret}-wrong` : config.webhook_secret;
+    const headers = { "content-type": "application/json", "user-agent": USER_AGENT, "x-webhook-signature": signPayload(body, secret, options) };
+
+    const result =
+      fault?.outcome === "drop"
+        ? { status_code: null, error: "Dropped by fault injection: treated as if the receiver were down", latency_ms: 0, response_excerpt: null }
+        : await this.post(url, headers, body, config.webhook.timeout_seconds * 1000);
+    const delivered = result.status_code !== null && result.status_code >= 200 && result.status_code < 300;
+    event.attempts += 1;
+
+    let next_retry_at: number | null = null;
+    if (scheduled) event.scheduled_attempts += 1;
+    if (delivered) {
+      event.status = "delivered";
+      event.next_attempt_at = null;
+      cancelTimers(state, "webhook.attempt", `${event.id}:retry`);
+      cancelTimers(state, "webhook.attempt", `${event.id}:delayed`);
+    } else if (scheduled && event.status !== "delivered") {
+      const retries = config.webhook.retry_schedule_seconds;
+      const wait = retries[event.scheduled_attempts - 1];
+      if (wait === undefined) {
+        event.status = "failed";
+        event.next_attempt_at = null;
+      } else {
+        next_retry_at = ctx.now + wait * 1000;
+        event.status = "pending";
+        event.next_attempt_at = next_retry_at;
+        schedule(ctx, state, next_retry_at, "webhook.attempt", `${event.id}:retry`);
+        this.options.onTimersChanged?.(tenant);
+      }
+    }
+    const delivery = this.log(tenant, event, trigger, {
+      url,
+      sent_at: ctx.now,
+      nonce: payload.nonce,
+      request_headers: headers,
+      request_body: body,
+      ...result,
+      outcome: delivered ? "delivered" : "failed",
+      fault: fault ? fault.outcome : trigger === "duplicate" ? "duplicate" : null,
+      next_retry_at,
+    });
+
+    if (fault?.outcome === "duplicate") await this.attempt(tenant, event, "duplicate");
+    if (delivered && trigger !== "duplicate") await this.release(tenant, event.id);
+    return delivery;
+  }
+
+  /** Events held by an out_of_order fault go out once a later event has been delivered. */
+  private async release(tenant: Tenant, deliveredId: string): Promise<void> {
+    const held = tenant.state.heldEvents.filter((id) => id !== deliveredId);
+    if (held.length === 0) return;
+    tenant.state.heldEvents = [];
+    for (const id of held) {
+      const event = tenant.state.events.get(id);
+      if (event) {
+        event.status = "pending";
+        await this.attempt(tenant, event, "released");
+      }
+    }
+  }
+
+  private async post(url: string, headers: Record<string, string>, body: string, timeoutMs: number) {
+    const started = performance.now();
+    try {
+      const res = await this.fetch(url, { method: "POST", headers, body, redirect: "manual", signal: AbortSignal.timeout(timeoutMs) });
+      const text = await res.text().catch(() => "");
+      return { status_code: res.status, error: null, latency_ms: Math.round(performance.now() - started), response_excerpt: text.slice(0, EXCERPT_CHARS) };
+    } catch (err) {
+      const e = err as Error & { cause?: { code?: string; message?: string } };
+      const error =
+        e.name === "TimeoutError" ? `Timed out after ${timeoutMs / 1000} s` : e.cause?.code ? `${e.cause.code}: ${e.cause.message ?? e.message}` : e.message;
+      return { status_code: null, error, latency_ms: Math.round(performance.now() - started), response_excerpt: null };
+    }
+  }
+
+  private log(
+    tenant: Tenant,
+    event: WebhookEvent,
+    trigger: DeliveryTrigger,
+    fields: Partial<WebhookDelivery> & Pick<WebhookDelivery, "url" | "sent_at" | "outcome">,
+  ): WebhookDelivery {
+    const delivery: WebhookDelivery = {
+      id: tenant.ids.id("DLV"),
+      event_id: event.id,
+      event_type: event.type,
+      trigger,
+      nonce: null,
+      request_headers: {},
+      request_body: null,
+      status_code: null,
+      error: null,
+      latency_ms: null,
+      response_excerpt: null,
+      fault: null,
+      next_retry_at: null,
+      ...fields,
+    };
+    tenant.state.deliveries.push(delivery);
+    return delivery;
+  }
+}
