@@ -25,9 +25,11 @@ import { clockRoutes } from "./sandbox/clock.js";
 import { leverRoutes } from "./sandbox/levers.js";
 import { lifecycleRoutes } from "./sandbox/lifecycle.js";
 import { outcomeRoutes } from "./sandbox/outcomes.js";
+import { snapshotRoutes } from "./sandbox/snapshot.js";
 import { webhookRoutes } from "./sandbox/webhooks.js";
 import { merchantRoutes } from "./sandbox/merchants.js";
 import type { Registry } from "./store/registry.js";
+import type { Tenant } from "./store/tenant.js";
 
 export interface AppOptions {
   registry: Registry;
@@ -39,9 +41,12 @@ export interface AppOptions {
   bodyLimitBytes?: number;
   /** Clock driver and webhook dispatcher; the server stops it on close. */
   runtime?: Runtime;
+  /** With `--data`: saves a merchant; a mutating response is sent only once this has resolved. */
+  persist?: (tenant: Tenant) => Promise<void>;
 }
 
 export const BODY_LIMIT_BYTES = 1024 * 1024;
+const SNAPSHOT_LIMIT_BYTES = 256 * 1024 * 1024;
 
 export function createApp(options: AppOptions) {
   const { registry, trustProxy = false, publicUrl } = options;
@@ -49,15 +54,17 @@ export function createApp(options: AppOptions) {
   const app = new OpenAPIHono<AppEnv>({ defaultHook: validationHook as never });
 
   app.use("*", requestId());
-  app.use(
-    "*",
+  const limitTo = (maxSize: number, label: string) =>
     bodyLimit({
-      maxSize: options.bodyLimitBytes ?? BODY_LIMIT_BYTES,
+      maxSize,
       onError: () => {
-        throw new ApiError("PAYLOAD_TOO_LARGE", "The request body is larger than 1 MB.");
+        throw new ApiError("PAYLOAD_TOO_LARGE", `The request body is larger than ${label}.`);
       },
-    }),
-  );
+    });
+  const defaultLimit = limitTo(options.bodyLimitBytes ?? BODY_LIMIT_BYTES, "1 MB");
+  const snapshotLimit = limitTo(SNAPSHOT_LIMIT_BYTES, "256 MB");
+  // A restored snapshot holds a whole merchant, far more than any API request.
+  app.use("*", (c, next) => (c.req.path === "/sandbox/v1/snapshot" ? snapshotLimit(c, next) : defaultLimit(c, next)));
   app.use("/api/v1/*", jsonOnly());
   app.use("/api/v1/*", requireMerchant({ registry, trustProxy, accountRules: true }));
   app.use("/sandbox/v1/*", jsonOnly());
@@ -77,6 +84,7 @@ export function createApp(options: AppOptions) {
     if (tenant) {
       void dispatcher.drain(tenant);
       driver.arm(tenant);
+      if (options.persist && c.req.method !== "GET" && c.req.method !== "HEAD") await options.persist(tenant);
     }
   };
   app.use("/api/v1/*", clockSync);
@@ -88,12 +96,13 @@ export function createApp(options: AppOptions) {
   app.route("/api/v1/payout", payoutRoutes());
   app.route("/api/v1/vtu", vtuRoutes());
   app.route("/api/v1/virtual-cards", virtualCardRoutes());
-  app.route("/sandbox/v1", merchantRoutes(registry));
+  app.route("/sandbox/v1", merchantRoutes(registry, options.persist));
   app.route("/sandbox/v1", leverRoutes());
   app.route("/sandbox/v1", lifecycleRoutes());
   app.route("/sandbox/v1", outcomeRoutes());
   app.route("/sandbox/v1", clockRoutes(driver));
   app.route("/sandbox/v1", webhookRoutes(dispatcher));
+  app.route("/sandbox/v1", snapshotRoutes(registry, driver));
   app.route("/", checkoutPages(registry));
 
   app.get("/health", (c) => c.json({ success: true, status: "ok", merchants: registry.list().length }));

@@ -2,11 +2,14 @@
 /** CLI: `merchant-sandbox [start] [flags]`. Parses settings here, never at import time. */
 import { LISTEN_USAGE, listen, parseListenArgs } from "./cli/listen.js";
 import { parseSettings, settingsHelp } from "./config.js";
+import { readScenarioFile } from "./scenarios/load.js";
+import { formatReport, runScenario } from "./scenarios/runner.js";
 import { startServer } from "./server.js";
 
 const USAGE = `merchant-sandbox: a high-fidelity sandbox of the Merchant Payments Service
 
 Usage: merchant-sandbox start [options]
+       merchant-sandbox run FILE...                         (run scenario steps; exit 1 on failure)
        merchant-sandbox listen [--port 3001] [--secret S]   (a local webhook receiver)
 
 Options (flag, environment variable, meaning):
@@ -18,6 +21,7 @@ ${settingsHelp()}
 async function main(argv: string[]): Promise<number | undefined> {
   const [command = "start", ...rest] = argv;
   if (command === "listen") return runListen(rest);
+  if (command === "run") return runScenarios(rest);
   if (command === "--help" || command === "-h" || rest.includes("--help")) {
     process.stdout.write(USAGE);
     return 0;
@@ -49,6 +53,26 @@ async function main(argv: string[]): Promise<number | undefined> {
   process.once("SIGINT", stop);
   process.once("SIGTERM", stop);
   return undefined;
+}
+
+async function runScenarios(files: string[]): Promise<number> {
+  if (files.length === 0 || files.includes("--help")) {
+    process.stdout.write("Usage: merchant-sandbox run scenarios/*.yaml\n\nLoads each scenario into a fresh in-process sandbox, runs its steps and prints pass/fail per step.\n");
+    return files.length === 0 ? 2 : 0;
+  }
+  let failed = 0;
+  for (const file of files) {
+    try {
+      const report = await runScenario(readScenarioFile(file), file);
+      process.stdout.write(formatReport(report) + "\n");
+      if (!report.ok) failed++;
+    } catch (err) {
+      process.stdout.write(`FAIL ${file}\n  ${(err as Error).message}\n`);
+      failed++;
+    }
+  }
+  process.stdout.write(`\n${files.length - failed} scenario(s) passed, ${failed} failed\n`);
+  return failed > 0 ? 1 : 0;
 }
 
 async function runListen(argv: string[]): Promise<number | undefined> {

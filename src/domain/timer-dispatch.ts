@@ -6,6 +6,7 @@ import type { TenantState } from "../store/types.js";
 import { approveKycByPlan } from "./cards.js";
 import type { DomainContext } from "./context.js";
 import { settlePayout } from "./payouts.js";
+import { runTimelineEntry } from "./timeline.js";
 import type { Timer } from "./timers.js";
 import { settleVtuByPlan } from "./vtu.js";
 
@@ -19,6 +20,9 @@ export function fireTimer(ctx: DomainContext, state: TenantState, timer: Timer):
       return;
     case "kyc.approve":
       approveKycByPlan(state, Number(timer.ref));
+      return;
+    case "timeline.run":
+      runTimelineEntry(ctx, state, Number(timer.ref));
       return;
     case "webhook.attempt":
       return; // delivered by the webhook dispatcher, which does the HTTP

@@ -7,7 +7,7 @@ import type { TenantState } from "../store/types.js";
 import type { DomainContext } from "./context.js";
 
 /** `webhook.attempt` timers are run by the webhook dispatcher (I/O); the others by the domain. */
-export type TimerKind = "payout.settle" | "vtu.settle" | "kyc.approve" | "webhook.attempt";
+export type TimerKind = "payout.settle" | "vtu.settle" | "kyc.approve" | "timeline.run" | "webhook.attempt";
 
 export interface Timer {
   at: number;

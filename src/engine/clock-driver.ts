@@ -20,7 +20,11 @@ export class ClockDriver {
   private readonly armed = new Map<string, { at: number; handle: NodeJS.Timeout }>();
   private readonly queues = new Map<string, Promise<unknown>>();
 
-  constructor(private readonly dispatcher?: WebhookDispatcher) {}
+  constructor(
+    private readonly dispatcher?: WebhookDispatcher,
+    /** Called after timers fired outside any request (a realtime wake-up), so the change is saved. */
+    private readonly onStateChanged?: (tenant: Tenant) => void,
+  ) {}
 
   /**
    * Fires due timers and moves the clock to the target. The target is computed from the clock as it
@@ -66,6 +70,7 @@ export class ClockDriver {
       void this.serialised(tenant, async () => {
         this.catchUp(tenant);
         this.arm(tenant);
+        this.onStateChanged?.(tenant);
       }).catch((err: unknown) => console.error(`[merchant-sandbox] timers of ${tenant.id} failed:`, err));
     }, wait);
     handle.unref(); // a pending demo timer never keeps a stopping process alive

@@ -46,6 +46,14 @@ export class Clock {
     if (next.speed !== undefined) this.speed = next.speed;
   }
 
+  /** Puts the clock at a saved setting, earlier times included: only for restoring a whole snapshot. */
+  restore(settings: ClockSettings): void {
+    this.mode = settings.mode;
+    this.speed = settings.speed;
+    this.anchorSim = settings.now ?? this.wall();
+    this.anchorWall = this.wall();
+  }
+
   /** Moves a clock forward by `ms` (both modes: realtime keeps running from the new point). */
   advanceBy(ms: number): number {
     if (!(ms >= 0)) throw new RangeError("the clock never goes backwards");

@@ -1,5 +1,6 @@
 /** The background machinery of one sandbox: the clock driver and the webhook dispatcher, wired together. */
-import { WebhookDispatcher, type DispatcherOptions } from "../webhooks/dispatcher.js";
+import type { Tenant } from "../store/tenant.js";
+import { WebhookDispatcher } from "../webhooks/dispatcher.js";
 import { ClockDriver } from "./clock-driver.js";
 
 export interface Runtime {
@@ -9,9 +10,18 @@ export interface Runtime {
   stop(): void;
 }
 
-export function createRuntime(options: Omit<DispatcherOptions, "onTimersChanged"> = {}): Runtime {
+export interface RuntimeOptions {
+  fetch?: typeof fetch;
+  /** Saves a merchant after a change made outside a request (persistence); errors are logged. */
+  persist?: (tenant: Tenant) => Promise<void>;
+}
+
+export function createRuntime(options: RuntimeOptions = {}): Runtime {
+  const save = options.persist
+    ? (t: Tenant) => void options.persist!(t).catch((err: unknown) => console.error(`[merchant-sandbox] saving ${t.id} failed:`, err))
+    : undefined;
   // Attempts finishing outside a request schedule retries; realtime merchants must wake up for them.
-  const dispatcher: WebhookDispatcher = new WebhookDispatcher({ ...options, onTimersChanged: (t) => driver.arm(t) });
-  const driver = new ClockDriver(dispatcher);
+  const dispatcher: WebhookDispatcher = new WebhookDispatcher({ fetch: options.fetch, onTimersChanged: (t) => driver.arm(t), onStateChanged: save });
+  const driver = new ClockDriver(dispatcher, save);
   return { driver, dispatcher, stop: () => driver.stop() };
 }

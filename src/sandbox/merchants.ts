@@ -77,10 +77,11 @@ const update = createRoute({
   responses: { 200: json(z.object({ success: z.literal(true), data: Merchant }), "The updated merchant"), ...errors(400, 415, 422) },
 });
 
-export function merchantRoutes(registry: Registry) {
+export function merchantRoutes(registry: Registry, persist?: (tenant: Tenant) => Promise<void>) {
   return router()
-    .openapi(create, (c) => {
+    .openapi(create, async (c) => {
       const tenant = registry.create(c.req.valid("json"), { defaultClockMode: "manual" });
+      await persist?.(tenant);
       return c.json({ success: true as const, data: merchantResponse(tenant) }, 201);
     })
     .openapi(read, (c) => c.json({ success: true as const, data: merchantResponse(c.var.tenant) }, 200))

@@ -6,6 +6,7 @@ import type { Minor } from "../domain/money.js";
 import type { CardBrand } from "../domain/pan.js";
 import type { ClockMode } from "../engine/clock.js";
 import type { OutcomeRule, PayoutPlan, VtuPlan } from "../domain/outcomes.js";
+import type { TimelineEntry } from "../domain/timeline.js";
 import type { Timer } from "../domain/timers.js";
 
 export type Capability = "payouts" | "vtu" | "virtual_cards" | "checkout";
@@ -307,6 +308,8 @@ export interface TenantState {
   /** Ids of events held by an out_of_order fault until another event is delivered. */
   heldEvents: string[];
   deliveries: WebhookDelivery[];
+  /** A loaded scenario's simulated events, in declaration order. */
+  timeline: TimelineEntry[];
   windows: RateWindows;
 }
 
@@ -331,6 +334,7 @@ export function emptyState(): TenantState {
     outbox: [],
     heldEvents: [],
     deliveries: [],
+    timeline: [],
     windows: { minute: [], payoutAttempts: [], payoutAttemptsByIp: new Map(), payoutVolume: [] },
   };
 }

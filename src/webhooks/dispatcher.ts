@@ -18,6 +18,8 @@ export interface DispatcherOptions {
   fetch?: typeof fetch;
   /** Called when attempts scheduled timers outside a request (so realtime wake-ups can be re-armed). */
   onTimersChanged?: (tenant: Tenant) => void;
+  /** Called after every logged attempt (persistence saves the merchant). */
+  onStateChanged?: (tenant: Tenant) => void;
 }
 
 export class WebhookDispatcher {
@@ -195,6 +197,7 @@ export class WebhookDispatcher {
       ...fields,
     };
     tenant.state.deliveries.push(delivery);
+    this.options.onStateChanged?.(tenant);
     return delivery;
   }
 }

@@ -1,0 +1,43 @@
+/** Export and restore a merchant's whole state as one JSON document (the same format as `--data` files). */
+import { createRoute, z } from "@hono/zod-openapi";
+import type { ClockDriver } from "../engine/clock-driver.js";
+import { errors, json, security } from "../http/openapi.js";
+import { router } from "../http/validation.js";
+import type { Registry } from "../store/registry.js";
+import { SnapshotSchema, toSnapshot } from "../store/snapshot.js";
+
+const tags = ["Sandbox"];
+const Snapshot = SnapshotSchema.openapi("Snapshot");
+
+const read = createRoute({
+  method: "get",
+  path: "/snapshot",
+  tags,
+  security,
+  summary: "Export the merchant: config, clock and every object, event and pending timer",
+  responses: { 200: json(z.object({ success: z.literal(true), data: Snapshot }), "The snapshot"), ...errors() },
+});
+
+const restore = createRoute({
+  method: "put",
+  path: "/snapshot",
+  tags,
+  security,
+  summary: "Replace the merchant's state, settings and clock with a snapshot (the caller's keys are kept)",
+  request: { body: { required: true, content: { "application/json": { schema: Snapshot } } } },
+  responses: { 200: json(z.object({ success: z.literal(true), message: z.string() }), "Restored"), ...errors(400, 413, 415, 422) },
+});
+
+export function snapshotRoutes(registry: Registry, driver: ClockDriver) {
+  return router()
+    .openapi(read, (c) => {
+      const t = c.var.tenant;
+      return c.json({ success: true as const, data: toSnapshot(t.config, t.clock.settings(), t.state) }, 200);
+    })
+    .openapi(restore, (c) => {
+      const tenant = c.var.tenant;
+      driver.stop(tenant);
+      registry.replace(tenant, c.req.valid("json"));
+      return c.json({ success: true as const, message: "Snapshot restored" }, 200);
+    });
+}

@@ -1,0 +1,197 @@
+/**
+ * Reads scenario files and loads a scenario into a registry: merchants, objects, outcome rules and
+ * the timeline, all through the domain functions, so a loaded scenario is a state the API could
+ * have produced. Every error names the file, the path in the document and what was expected.
+ */
+import { readFileSync } from "node:fs";
+import { parse as parseYaml, YAMLParseError } from "yaml";
+import { createCardholder, approveKyc, fundCard, issueCard } from "../domain/cards.js";
+import { createCheckout } from "../domain/checkout.js";
+import { DomainError } from "../domain/errors.js";
+import { toMinor } from "../domain/money.js";
+import { addRule } from "../domain/outcomes.js";
+import { addTimelineEntry } from "../domain/timeline.js";
+import { createVirtualAccount, type VirtualAccountRequest } from "../domain/virtual-accounts.js";
+import type { Registry } from "../store/registry.js";
+import { contextOf, type Tenant } from "../store/tenant.js";
+import { ScenarioSchema, type Scenario } from "./schema.js";
+
+export class ScenarioError extends Error {
+  constructor(readonly source: string, readonly path: string, readonly detail: string) {
+    super(`${source}: at ${path || "(root)"}: ${detail}`);
+    this.name = "ScenarioError";
+  }
+}
+
+export function parseScenario(text: string, source: string): Scenario {
+  let doc: unknown;
+  try {
+    doc = parseYaml(text);
+  } catch (err) {
+    const e = err as YAMLParseError;
+    const where = e.linePos?.[0] ? `line ${e.linePos[0].line}, column ${e.linePos[0].col}` : "(document)";
+    throw new ScenarioError(source, where, `not valid YAML: ${e.message.split("\n")[0]}`);
+  }
+  return validateScenario(doc, source);
+}
+
+export function validateScenario(doc: unknown, source: string): Scenario {
+  const result = ScenarioSchema.safeParse(doc);
+  if (!result.success) {
+    const issue = result.error.issues[0]!;
+    throw new ScenarioError(source, issue.path.map(String).join("."), issue.message);
+  }
+  return result.data;
+}
+
+export function readScenarioFile(path: string): Scenario {
+  let text: string;
+  try {
+    text = readFileSync(path, "utf8");
+  } catch (err) {
+    throw new ScenarioError(path, "", `cannot be read: ${(err as Error).message}`);
+  }
+  return parseScenario(text, path);
+}
+
+const UNIT_MS = { s: 1_000, m: 60_000, h: 3_600_000, d: 86_400_000 } as const;
+
+/** "+5m" after `start`, or an absolute ISO time. */
+export function timeOf(at: string, start: number): number {
+  if (!at.startsWith("+")) return Date.parse(at);
+  return start + Math.round(Number(at.slice(1, -1)) * UNIT_MS[at.slice(-1) as keyof typeof UNIT_MS]);
+}
+
+export interface LoadedScenario {
+  scenario: Scenario;
+  merchants: Map<string, Tenant>;
+  /** Object aliases -> their identifiers (account number, reference, card id...), usable as `$alias`. */
+  vars: Record<string, unknown>;
+}
+
+export interface LoadOptions {
+  source: string;
+  /** Webhook URLs for merchants with `webhook_capture` (the runner's receivers). */
+  captureUrls?: Record<string, string>;
+  /** Keys from the seed (a fresh runner) or from the registry's own generator (a running server). */
+  seededKeys: boolean;
+}
+
+/** Loads everything or nothing: on an error the merchants it created are taken out again. */
+export function loadScenario(registry: Registry, scenario: Scenario, opts: LoadOptions): LoadedScenario {
+  const created = new Map<string, Tenant>();
+  try {
+    return loadInto(registry, scenario, opts, created);
+  } catch (err) {
+    for (const tenant of created.values()) registry.remove(tenant);
+    throw err;
+  }
+}
+
+function loadInto(registry: Registry, scenario: Scenario, opts: LoadOptions, merchants: Map<string, Tenant>): LoadedScenario {
+  const start = Date.parse(scenario.start);
+  const vars: Record<string, unknown> = {};
+  const fail = (path: string, detail: string): never => {
+    throw new ScenarioError(opts.source, path, detail);
+  };
+  const tenantOf = (ref: string | undefined, path: string): Tenant => {
+    if (ref === undefined) {
+      if (merchants.size === 1) return [...merchants.values()][0]!;
+      return fail(`${path}.merchant`, `name the merchant: one of ${[...merchants.keys()].join(", ")}`);
+    }
+    return merchants.get(ref) ?? fail(`${path}.merchant`, `unknown merchant "${ref}"`);
+  };
+  /** Runs a domain call, turning a refusal into an error at this line of the file. */
+  const apply = <T>(path: string, work: () => T): T => {
+    try {
+      return work();
+    } catch (err) {
+      if (err instanceof DomainError) return fail(path, `${err.code}: ${err.message}${err.details.errors ? ` ${JSON.stringify(err.details.errors)}` : ""}`);
+      throw err;
+    }
+  };
+  const define = (name: string, value: unknown, path: string) => {
+    if (name in vars || merchants.has(name)) fail(`${path}.as`, `the name "${name}" is already used`);
+    vars[name] = value;
+  };
+
+  for (const [alias, m] of Object.entries(scenario.merchants)) {
+    const { api_key, api_secret, webhook_secret, webhook_capture, ...settings } = m;
+    const path = `merchants.${alias}`;
+    if (webhook_capture && !opts.captureUrls?.[alias]) fail(`${path}.webhook_capture`, "webhook_capture works only with `merchant-sandbox run`");
+    if ((api_key || api_secret) && !(api_key && api_secret)) fail(path, "give api_key and api_secret together");
+    if (api_key && registry.findByApiKey(api_key)) fail(`${path}.api_key`, "another merchant already uses this key");
+    const seed = scenario.seed === undefined ? undefined : `${scenario.seed}:${alias}`;
+    const fixed = api_key && api_secret;
+    const tenant = registry.create(
+      {
+        ...settings,
+        webhook_url: opts.captureUrls?.[alias] ?? settings.webhook_url,
+        clock: { ...settings.clock, now: settings.clock?.now ?? scenario.start },
+      },
+      {
+        defaultClockMode: "manual",
+        seed,
+        ...(fixed || !opts.seededKeys
+          ? { credentials: { ...registry.freshCredentials(), ...(fixed ? { api_key, api_secret } : {}) } }
+          : {}),
+      },
+    );
+    if (webhook_secret) tenant.config = { ...tenant.config, webhook_secret };
+    merchants.set(alias, tenant);
+  }
+
+  scenario.virtual_accounts.forEach((va, i) => {
+    const path = `virtual_accounts.${i}`;
+    const t = tenantOf(va.merchant, path);
+    const { merchant: _m, as, ...req } = va;
+    const { account } = apply(path, () => createVirtualAccount(contextOf(t), t.state, req as VirtualAccountRequest));
+    define(as, account.account_number, path);
+  });
+  scenario.cardholders.forEach((h, i) => {
+    const path = `cardholders.${i}`;
+    const t = tenantOf(h.merchant, path);
+    const { cardholder } = apply(path, () => createCardholder(contextOf(t), t.state, h));
+    if (h.approved) apply(path, () => approveKyc(t.state, cardholder.cardholder_id));
+    define(h.as, cardholder.cardholder_id, path);
+  });
+  scenario.cards.forEach((c, i) => {
+    const path = `cards.${i}`;
+    const t = tenantOf(c.merchant, path);
+    const holder = vars[c.cardholder];
+    if (typeof holder !== "number") fail(`${path}.cardholder`, `no cardholder named "${c.cardholder}"`);
+    const card = apply(path, () => issueCard(contextOf(t), t.state, { cardholder_id: holder as number, brand: c.brand, label: c.label }));
+    if (c.fund) apply(`${path}.fund`, () => fundCard(contextOf(t), t.state, card.card_id, toMinor(c.fund!)));
+    define(c.as, card.card_id, path);
+  });
+  scenario.payment_links.forEach((l, i) => {
+    const path = `payment_links.${i}`;
+    const t = tenantOf(l.merchant, path);
+    const link = apply(path, () => createCheckout(contextOf(t), t.state, { amount: toMinor(l.amount), description: l.description }));
+    define(l.as, link.reference, path);
+  });
+  scenario.outcomes.forEach((o, i) => {
+    const path = `outcomes.${i}`;
+    const t = tenantOf(o.merchant, path);
+    const { merchant: _m, ...rule } = o;
+    apply(path, () => addRule(contextOf(t), t.state, rule));
+  });
+  scenario.timeline.forEach((e, i) => {
+    const path = `timeline.${i}`;
+    const t = tenantOf(e.merchant, path);
+    const at = timeOf(e.at, start);
+    if (!(at >= t.clock.now())) fail(`${path}.at`, "the timeline cannot start before the merchant's clock");
+    if (e.transfer) {
+      const { to, amount, ...rest } = e.transfer;
+      const account = typeof vars[to] === "string" ? (vars[to] as string) : to;
+      if (!t.state.virtualAccounts.has(account)) fail(`${path}.transfer.to`, `no virtual account "${to}"`);
+      addTimelineEntry(contextOf(t), t.state, at, { kind: "transfer", account_number: account, amount: toMinor(amount), ...rest });
+    } else if (e.pay_link) {
+      const reference = typeof vars[e.pay_link.link] === "string" ? (vars[e.pay_link.link] as string) : e.pay_link.link;
+      if (!t.state.checkouts.has(reference)) fail(`${path}.pay_link.link`, `no payment link "${e.pay_link.link}"`);
+      const amount = e.pay_link.amount === undefined ? undefined : toMinor(e.pay_link.amount);
+      addTimelineEntry(contextOf(t), t.state, at, { kind: "pay_link", reference, amount });
+    }
+  });
+  return { scenario, merchants, vars };
+}

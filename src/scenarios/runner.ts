@@ -1,0 +1,177 @@
+/**
+ * `merchant-sandbox run`: loads a scenario into a fresh in-process sandbox and runs its steps against
+ * the real HTTP app (`app.request`), reporting pass or fail per step with a diff. Merchants with
+ * `webhook_capture` get a local receiver on an ephemeral port, so webhooks are really delivered.
+ */
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { createApp } from "../app.js";
+import { createRuntime } from "../engine/runtime.js";
+import { loadCatalog } from "../store/fixtures.js";
+import { Registry } from "../store/registry.js";
+import type { Tenant } from "../store/tenant.js";
+import { verifyWebhookSignature } from "../webhooks/sign.js";
+import { loadScenario } from "./load.js";
+import { mismatches, pick, substitute } from "./match.js";
+import type { Scenario, ScenarioStep } from "./schema.js";
+
+export interface StepResult {
+  index: number;
+  label: string;
+  ok: boolean;
+  problems: string[];
+}
+
+export interface ScenarioReport {
+  name: string;
+  source: string;
+  ok: boolean;
+  steps: StepResult[];
+  /** Each merchant's event log and ledger at the end (for determinism checks and debugging). */
+  final: Record<string, { events: unknown[]; ledger: unknown[]; timeline: unknown[] }>;
+}
+
+interface Capture {
+  server: Server;
+  url: string;
+  received: Array<{ body: any; raw: Buffer; signature: string | undefined }>;
+}
+
+async function startCapture(failFirst: number): Promise<Capture> {
+  const received: Capture["received"] = [];
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on("data", (c: Buffer) => chunks.push(c));
+    req.on("end", () => {
+      const raw = Buffer.concat(chunks);
+      let body: unknown = null;
+      try {
+        body = JSON.parse(raw.toString("utf8"));
+      } catch {
+        body = raw.toString("utf8");
+      }
+      received.push({ body, raw, signature: req.headers["x-webhook-signature"] as string | undefined });
+      res.writeHead(received.length <= failFirst ? 500 : 200).end(received.length <= failFirst ? "failing on purpose" : "ok");
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", () => resolve()));
+  return { server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/webhooks`, received };
+}
+
+export async function runScenario(scenario: Scenario, source: string, options: { fixturesDir?: string } = {}): Promise<ScenarioReport> {
+  const registry = new Registry({ catalog: loadCatalog(options.fixturesDir), seed: scenario.seed ?? "scenario" });
+  const runtime = createRuntime();
+  const app = createApp({ registry, runtime });
+  const captures = new Map<string, Capture>();
+  const steps: StepResult[] = [];
+  try {
+    for (const [alias, m] of Object.entries(scenario.merchants)) {
+      if (m.webhook_capture) captures.set(alias, await startCapture(m.webhook_capture.fail_first));
+    }
+    const captureUrls = Object.fromEntries([...captures].map(([alias, c]) => [alias, c.url]));
+    const loaded = loadScenario(registry, scenario, { source, captureUrls, seededKeys: true });
+    const vars: Record<string, unknown> = { ...loaded.vars };
+    const only = loaded.merchants.size === 1 ? [...loaded.merchants.keys()][0] : undefined;
+    const tenantOf = (ref: string | undefined): [string, Tenant] => {
+      const alias = ref ?? only;
+      const tenant = alias === undefined ? undefined : loaded.merchants.get(alias);
+      if (!tenant) throw new Error(`unknown merchant "${ref ?? "(none given)"}"`);
+      return [alias!, tenant];
+    };
+    const call = async (tenant: Tenant, method: string, path: string, body?: unknown) => {
+      const headers: Record<string, string> = { "x-api-key": tenant.config.api_key, "x-api-secret": tenant.config.api_secret };
+      if (body !== undefined) headers["content-type"] = "application/json";
+      const res = await app.request(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) }, {
+        incoming: { socket: { remoteAddress: "127.0.0.1" } },
+      });
+      const text = await res.text();
+      let json: unknown = text;
+      try {
+        json = JSON.parse(text);
+      } catch {
+        // keep text
+      }
+      return { status: res.status, body: json };
+    };
+
+    for (const [i, rawStep] of scenario.steps.entries()) {
+      const step = substitute(rawStep, vars) as ScenarioStep;
+      const problems: string[] = [];
+      let label = step.name ?? "";
+      try {
+        if ("request" in step) {
+          const [, t] = tenantOf(step.request.merchant);
+          label ||= `${step.request.method} ${step.request.path}`;
+          const res = await call(t, step.request.method, step.request.path, step.request.body);
+          if (step.expect?.status !== undefined && res.status !== step.expect.status) {
+            problems.push(`status: expected ${step.expect.status}, got ${res.status} ${JSON.stringify(res.body).slice(0, 200)}`);
+          }
+          if (step.expect?.body !== undefined) problems.push(...mismatches(step.expect.body, res.body).map((p) => `body.${p}`));
+          for (const [name, path] of Object.entries(step.capture ?? {})) {
+            const value = pick(res.body, path);
+            if (value === undefined) problems.push(`capture ${name}: nothing at ${path}`);
+            else vars[name] = value;
+          }
+        } else if ("advance" in step) {
+          const { merchant, ...by } = step.advance;
+          const [alias, t] = tenantOf(merchant);
+          label ||= `advance ${alias} ${JSON.stringify(by)}`;
+          const res = await call(t, "POST", "/sandbox/v1/clock/advance", by);
+          if (res.status !== 200) problems.push(`advance refused: ${JSON.stringify(res.body)}`);
+        } else if ("expect_webhook" in step) {
+          const e = step.expect_webhook;
+          const [alias, t] = tenantOf(e.merchant);
+          label ||= `webhook ${e.event} for ${alias}`;
+          await runtime.dispatcher.idle(t);
+          const capture = captures.get(alias);
+          if (capture) {
+            const hits = capture.received.filter((r) => r.body?.event === e.event && mismatches(e.data ?? {}, r.body?.data).length === 0);
+            const want = e.deliveries ?? 1;
+            if (hits.length < want) {
+              const seen = capture.received.map((r) => `${r.body?.event} ${JSON.stringify(r.body?.data)}`.slice(0, 160));
+              problems.push(`expected ${want} delivery(ies) of ${e.event} matching ${JSON.stringify(e.data ?? {})}, got ${hits.length}; received: ${seen.join(" | ") || "nothing"}`);
+            }
+            for (const hit of hits) {
+              if (!verifyWebhookSignature(hit.raw, hit.signature, t.config.webhook_secret, { algorithm: t.config.webhook.signature_algorithm, encoding: t.config.webhook.signature_encoding })) {
+                problems.push(`a delivery of ${e.event} has a signature that does not verify`);
+              }
+            }
+          } else {
+            const events = [...t.state.events.values()].filter((ev) => ev.type === e.event);
+            if (!events.some((ev) => mismatches(e.data ?? {}, ev.data).length === 0)) {
+              const closest = events.at(-1);
+              problems.push(closest ? mismatches(e.data ?? {}, closest.data).map((p) => `${e.event} data.${p}`).join("; ") : `no ${e.event} event was emitted`);
+            }
+          }
+        } else {
+          const [alias, t] = tenantOf(step.expect_balance.merchant);
+          label ||= `balance of ${alias}`;
+          const res = await call(t, "GET", "/api/v1/wallet/balance");
+          const balance = (res.body as { data?: { balance?: number } }).data?.balance;
+          if (balance !== step.expect_balance.balance) problems.push(`balance: expected ${step.expect_balance.balance}, got ${balance}`);
+        }
+      } catch (err) {
+        problems.push((err as Error).message);
+      }
+      steps.push({ index: i + 1, label, ok: problems.length === 0, problems });
+    }
+    const final = Object.fromEntries(
+      [...loaded.merchants].map(([alias, t]) => [alias, { events: [...t.state.events.values()], ledger: t.state.ledger, timeline: t.state.timeline }]),
+    );
+    return { name: scenario.name, source, ok: steps.every((s) => s.ok), steps, final };
+  } finally {
+    runtime.stop();
+    await Promise.all([...captures.values()].map((c) => new Promise((resolve) => c.server.close(resolve))));
+  }
+}
+
+/** The readable report `merchant-sandbox run` prints. */
+export function formatReport(report: ScenarioReport): string {
+  const lines = [`${report.ok ? "PASS" : "FAIL"} ${report.name} (${report.source})`];
+  for (const s of report.steps) {
+    lines.push(`  ${s.ok ? "✓" : "✗"} ${s.index}. ${s.label}`);
+    for (const p of s.problems) lines.push(`      - ${p}`);
+  }
+  if (report.steps.length === 0) lines.push("  (no steps: loaded without errors)");
+  return lines.join("\n");
+}
