@@ -1,28 +1,36 @@
 /**
- * Every setting of the server, as one zod schema with its default. Each can come from a flag
- * (`--trust-proxy`) or an environment variable (`MERCHANT_SANDBOX_TRUST_PROXY`); flags win.
- * Parsing returns errors as values: nothing here exits the process.
+ * Every setting of the server, as one zod schema with its default and description: the single source
+ * for `--help`, the README table (a test checks them against each other) and validation.
+ * Sources, lowest priority first: a config file (`--config`, JSON or YAML), environment variables
+ * `MERCHANT_SANDBOX_<NAME>`, flags `--<name>`. Parsing returns errors as values: nothing here exits.
  */
 import { parseArgs } from "node:util";
+import { parse as parseYaml } from "yaml";
 import { z } from "zod";
 
 const bool = z.union([z.boolean(), z.enum(["true", "false", "1", "0"]).transform((v) => v === "true" || v === "1")]);
+const list = z.union([z.array(z.string().min(1)), z.string().transform((v) => v.split(",").map((s) => s.trim()).filter(Boolean))]);
 
-export const SettingsSchema = z.object({
-  host: z.string().min(1).default("127.0.0.1").describe("Address to listen on"),
-  port: z.coerce.number().int().min(0).max(65535).default(4010).describe("Port to listen on (0 = any free port)"),
-  trust_proxy: bool.default(false).describe("Take the client IP from X-Forwarded-For (only behind your own proxy)"),
-  public_url: z.url().optional().describe("Base URL for payment_link/checkout_url (default: the request's origin)"),
-  seed: z.string().min(1).optional().describe("Seed for deterministic identifiers, account numbers and PANs"),
-  fixtures: z.string().min(1).optional().describe("Folder with replacement fixture files"),
-});
+export const SettingsSchema = z
+  .object({
+    host: z.string().min(1).default("127.0.0.1").describe("Address to listen on"),
+    port: z.coerce.number().int().min(0).max(65535).default(4010).describe("Port to listen on (0 = any free port)"),
+    trust_proxy: bool.default(false).describe("Take the client IP from X-Forwarded-For (only behind your own proxy)"),
+    public_url: z.url().optional().describe("Base URL for payment_link/checkout_url (default: the request's origin)"),
+    seed: z.string().min(1).optional().describe("Seed for deterministic identifiers, account numbers and PANs"),
+    fixtures: z.string().min(1).optional().describe("Folder with replacement fixture files (default: the bundled fixtures/)"),
+    data: z.string().min(1).optional().describe("Folder for one lowdb JSON file per merchant (default: in memory only)"),
+    scenario: list.default([]).describe("Scenario file(s) to load at start (repeat the flag, or comma-separate)"),
+  })
+  .strict();
 export type Settings = z.infer<typeof SettingsSchema>;
 
 const KEYS = Object.keys(SettingsSchema.shape) as Array<keyof Settings>;
 const flag = (key: string) => key.replaceAll("_", "-");
 
-export function parseSettings(argv: string[], env: NodeJS.ProcessEnv): { settings: Settings } | { error: string } {
-  let values: Record<string, string | boolean | undefined>;
+/** `readFile` reads the `--config` file; it is injected so that tests need no files. */
+export function parseSettings(argv: string[], env: NodeJS.ProcessEnv, readFile?: (path: string) => string): { settings: Settings } | { error: string } {
+  let values: Record<string, string | boolean | string[] | undefined>;
   try {
     ({ values } = parseArgs({
       args: argv,
@@ -35,12 +43,32 @@ export function parseSettings(argv: string[], env: NodeJS.ProcessEnv): { setting
         "public-url": { type: "string" },
         seed: { type: "string" },
         fixtures: { type: "string" },
+        data: { type: "string" },
+        scenario: { type: "string", multiple: true },
+        config: { type: "string" },
       },
     }));
   } catch (err) {
     return { error: (err as Error).message };
   }
+
   const raw: Record<string, unknown> = {};
+  const configPath = (values.config as string | undefined) ?? env.MERCHANT_SANDBOX_CONFIG;
+  if (configPath) {
+    if (!readFile) return { error: "a config file was given but cannot be read here" };
+    let doc: unknown;
+    try {
+      doc = parseYaml(readFile(configPath)); // YAML is a superset of JSON: both work
+    } catch (err) {
+      return { error: `config file ${configPath} cannot be read: ${(err as Error).message.split("\n")[0]}` };
+    }
+    if (doc !== null && (typeof doc !== "object" || Array.isArray(doc))) return { error: `config file ${configPath} must hold an object of settings` };
+    for (const [key, value] of Object.entries((doc ?? {}) as Record<string, unknown>)) {
+      const name = key.replaceAll("-", "_");
+      if (!KEYS.includes(name as keyof Settings)) return { error: `config file ${configPath}: unknown setting "${key}" (known: ${KEYS.join(", ")})` };
+      raw[name] = value;
+    }
+  }
   for (const key of KEYS) {
     const fromEnv = env[`MERCHANT_SANDBOX_${key.toUpperCase()}`];
     const fromFlag = values[flag(key)];
@@ -56,11 +84,21 @@ export function parseSettings(argv: string[], env: NodeJS.ProcessEnv): { setting
   return { settings: result.data };
 }
 
+/** Each setting's default as text, or "" when it has none. */
+export function defaultOf(key: keyof Settings): string {
+  const parsed = SettingsSchema.shape[key].safeParse(undefined);
+  if (!parsed.success || parsed.data === undefined) return "";
+  return Array.isArray(parsed.data) ? (parsed.data.length ? parsed.data.join(",") : "") : String(parsed.data);
+}
+
+export const SETTING_KEYS = KEYS;
+
 export function settingsHelp(): string {
-  return KEYS.map((key) => {
+  const rows = KEYS.map((key) => {
     const schema = SettingsSchema.shape[key];
-    const def = schema.safeParse(undefined);
-    const shown = def.success && def.data !== undefined ? ` (default: ${String(def.data)})` : "";
-    return `  --${flag(key).padEnd(14)} MERCHANT_SANDBOX_${key.toUpperCase().padEnd(12)} ${schema.description ?? ""}${shown}`;
-  }).join("\n");
+    const def = defaultOf(key);
+    return `  --${flag(key).padEnd(14)} MERCHANT_SANDBOX_${key.toUpperCase().padEnd(12)} ${schema.description ?? ""}${def ? ` (default: ${def})` : ""}`;
+  });
+  rows.push(`  --${"config".padEnd(14)} MERCHANT_SANDBOX_${"CONFIG".padEnd(12)} A JSON or YAML file of these settings (lowest priority)`);
+  return rows.join("\n");
 }

@@ -1,7 +1,9 @@
 #!/usr/bin/env node
 /** CLI: `merchant-sandbox [start] [flags]`. Parses settings here, never at import time. */
 import { LISTEN_USAGE, listen, parseListenArgs } from "./cli/listen.js";
+import { readFileSync } from "node:fs";
 import { parseSettings, settingsHelp } from "./config.js";
+import type { Tenant } from "./store/tenant.js";
 import { readScenarioFile } from "./scenarios/load.js";
 import { formatReport, runScenario } from "./scenarios/runner.js";
 import { startServer } from "./server.js";
@@ -30,25 +32,44 @@ async function main(argv: string[]): Promise<number | undefined> {
     process.stderr.write(`unknown command: ${command}\n\n${USAGE}`);
     return 2;
   }
-  const parsed = parseSettings(rest, process.env);
+  const parsed = parseSettings(rest, process.env, (path) => readFileSync(path, "utf8"));
   if ("error" in parsed) {
     process.stderr.write(`merchant-sandbox: ${parsed.error}\n`);
     return 2;
   }
   const sandbox = await startServer(parsed.settings);
-  const lines = [`merchant-sandbox listening on ${sandbox.url}`, `  API base URL:   ${sandbox.url}/api/v1`, `  OpenAPI:        ${sandbox.url}/openapi.json`];
-  for (const m of sandbox.demo) {
+  const { data } = parsed.settings;
+  const lines = [
+    `merchant-sandbox listening on ${sandbox.url}`,
+    `  API base URL:   ${sandbox.url}/api/v1`,
+    `  OpenAPI:        ${sandbox.url}/openapi.json`,
+    `  Data:           ${data ? `${data} (${sandbox.restored} merchant file(s) restored)` : "in memory (use --data DIR to keep state)"}`,
+  ];
+  const describe = (title: string, t: Tenant) => {
+    const clock = t.clock.settings();
     lines.push(
-      `  Demo merchant ${m.merchant_id} (${m.settings.business_name ?? ""}):`,
-      `    X-Api-Key:      ${m.api_key}`,
-      `    X-Api-Secret:   ${m.api_secret}`,
-      `    Webhook secret: ${m.webhook_secret}`,
+      `  ${title} ${t.id} (${t.config.business_name}), clock ${clock.mode}${clock.mode === "realtime" && clock.speed !== 1 ? ` x${clock.speed}` : ""}:`,
+      `    X-Api-Key:      ${t.config.api_key}`,
+      `    X-Api-Secret:   ${t.config.api_secret}`,
+      `    Webhook secret: ${t.config.webhook_secret}`,
     );
+  };
+  for (const m of sandbox.demo) {
+    const tenant = sandbox.registry.get(m.merchant_id);
+    if (tenant) describe("Demo merchant", tenant);
   }
+  for (const s of sandbox.scenarioMerchants) describe(`Scenario ${s.file} merchant "${s.alias}":`, s.tenant);
   lines.push(`  New merchant:   curl -X POST ${sandbox.url}/sandbox/v1/merchants -H 'Content-Type: application/json' -d '{}'`);
   process.stdout.write(lines.join("\n") + "\n");
+  // Graceful stop: no new connections, pending writes flushed, then exit.
   const stop = () => {
-    void sandbox.close().then(() => process.exit(0));
+    void sandbox.close().then(
+      () => process.exit(0),
+      (err: unknown) => {
+        process.stderr.write(`merchant-sandbox: stopping failed: ${(err as Error).message}\n`);
+        process.exit(1);
+      },
+    );
   };
   process.once("SIGINT", stop);
   process.once("SIGTERM", stop);

@@ -95,9 +95,9 @@ describe("CLI", () => {
 
   it("settings come from env MERCHANT_SANDBOX_* and flags win", () => {
     const env = { MERCHANT_SANDBOX_PORT: "5123", MERCHANT_SANDBOX_TRUST_PROXY: "true", MERCHANT_SANDBOX_HOST: "0.0.0.0" };
-    expect(parseSettings([], env)).toEqual({ settings: { host: "0.0.0.0", port: 5123, trust_proxy: true } });
-    expect(parseSettings(["--port", "4999"], env)).toEqual({ settings: { host: "0.0.0.0", port: 4999, trust_proxy: true } });
-    expect(parseSettings([], {})).toEqual({ settings: { host: "127.0.0.1", port: 4010, trust_proxy: false } });
+    expect(parseSettings([], env)).toEqual({ settings: { host: "0.0.0.0", port: 5123, trust_proxy: true, scenario: [] } });
+    expect(parseSettings(["--port", "4999"], env)).toEqual({ settings: { host: "0.0.0.0", port: 4999, trust_proxy: true, scenario: [] } });
+    expect(parseSettings([], {})).toEqual({ settings: { host: "127.0.0.1", port: 4010, trust_proxy: false, scenario: [] } });
     expect(parseSettings(["--nope"], {})).toHaveProperty("error");
   });
 });

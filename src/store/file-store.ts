@@ -19,6 +19,8 @@ interface Writer {
 
 export class FileStore {
   private readonly writers = new Map<string, Writer>();
+  /** Writes made so far (each one serialisation of one merchant), for tests and the benchmark. */
+  writeCount = 0;
 
   constructor(readonly dir: string) {}
 
@@ -68,6 +70,7 @@ export class FileStore {
   }
 
   private async write(tenant: Tenant): Promise<void> {
+    this.writeCount += 1;
     await mkdir(this.dir, { recursive: true });
     const file = new DataFile<Snapshot>(this.fileOf(tenant.id), { parse: JSON.parse, stringify: JSON.stringify });
     await file.write(toSnapshot(tenant.config, tenant.clock.settings(), tenant.state));
