@@ -25,6 +25,7 @@ import { clockRoutes } from "./sandbox/clock.js";
 import { leverRoutes } from "./sandbox/levers.js";
 import { lifecycleRoutes } from "./sandbox/lifecycle.js";
 import { outcomeRoutes } from "./sandbox/outcomes.js";
+import { scenarioRoutes } from "./sandbox/scenarios.js";
 import { snapshotRoutes } from "./sandbox/snapshot.js";
 import { webhookRoutes } from "./sandbox/webhooks.js";
 import { merchantRoutes } from "./sandbox/merchants.js";
@@ -70,8 +71,8 @@ export function createApp(options: AppOptions) {
   app.use("/sandbox/v1/*", jsonOnly());
   const sandboxAuth = requireMerchant({ registry, trustProxy, accountRules: false });
   app.use("/sandbox/v1/*", async (c, next) => {
-    // Sign-up is the one open control route: it is how a test gets its keys.
-    if (c.req.method === "POST" && c.req.path === "/sandbox/v1/merchants") return next();
+    // Sign-up and scenario loading are the open control routes: they are how a test gets its keys.
+    if (c.req.method === "POST" && (c.req.path === "/sandbox/v1/merchants" || c.req.path === "/sandbox/v1/scenarios")) return next();
     return sandboxAuth(c, next);
   });
 
@@ -103,6 +104,13 @@ export function createApp(options: AppOptions) {
   app.route("/sandbox/v1", clockRoutes(driver));
   app.route("/sandbox/v1", webhookRoutes(dispatcher));
   app.route("/sandbox/v1", snapshotRoutes(registry, driver));
+  app.route(
+    "/sandbox/v1",
+    scenarioRoutes(registry, async (t) => {
+      driver.arm(t);
+      await options.persist?.(t);
+    }),
+  );
   app.route("/", checkoutPages(registry));
 
   app.get("/health", (c) => c.json({ success: true, status: "ok", merchants: registry.list().length }));

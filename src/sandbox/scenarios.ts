@@ -1,0 +1,60 @@
+/**
+ * POST /sandbox/v1/scenarios (no auth, like sign-up): loads a scenario into new merchants of the
+ * running sandbox and returns their keys and the scenario's object names. Body: the scenario as
+ * JSON, or `{ "yaml": "<the file's text>" }`. Steps are not run here (`merchant-sandbox run` does).
+ */
+import { createRoute, z } from "@hono/zod-openapi";
+import { DomainError } from "../domain/errors.js";
+import { errors, json } from "../http/openapi.js";
+import { router } from "../http/validation.js";
+import { loadScenario, parseScenario, ScenarioError, validateScenario } from "../scenarios/load.js";
+import type { Registry } from "../store/registry.js";
+import type { Tenant } from "../store/tenant.js";
+
+const Loaded = z
+  .object({
+    success: z.literal(true),
+    data: z.object({
+      name: z.string(),
+      merchants: z.record(z.string(), z.object({ merchant_id: z.string(), api_key: z.string(), api_secret: z.string(), webhook_secret: z.string() })),
+      objects: z.record(z.string(), z.union([z.string(), z.number()])),
+    }),
+  })
+  .openapi("LoadedScenario");
+
+const load = createRoute({
+  method: "post",
+  path: "/scenarios",
+  tags: ["Sandbox"],
+  summary: "Load a scenario into new merchants and return their keys (no authentication)",
+  request: {
+    body: {
+      required: true,
+      content: { "application/json": { schema: z.record(z.string(), z.unknown()).openapi({ description: "A scenario document, or { yaml: string }" }) } },
+    },
+  },
+  responses: { 201: json(Loaded, "The merchants created, with their keys"), ...errors(400, 415, 422) },
+});
+
+/** `afterLoad` arms realtime clocks and saves each new merchant before the reply. */
+export function scenarioRoutes(registry: Registry, afterLoad: (t: Tenant) => Promise<void>) {
+  return router().openapi(load, async (c) => {
+    const body = c.req.valid("json");
+    let loaded;
+    try {
+      const scenario = typeof body.yaml === "string" ? parseScenario(body.yaml, "request body") : validateScenario(body, "request body");
+      loaded = loadScenario(registry, scenario, { source: "request body", seededKeys: false });
+    } catch (err) {
+      if (!(err instanceof ScenarioError)) throw err;
+      throw new DomainError("VALIDATION_ERROR", `The scenario is invalid: ${err.detail}`, { errors: { [err.path || "body"]: [err.detail] } });
+    }
+    await Promise.all([...loaded.merchants.values()].map(afterLoad));
+    const merchants = Object.fromEntries(
+      [...loaded.merchants].map(([alias, t]) => {
+        const { merchant_id, api_key, api_secret, webhook_secret } = t.config;
+        return [alias, { merchant_id, api_key, api_secret, webhook_secret }];
+      }),
+    );
+    return c.json({ success: true as const, data: { name: loaded.scenario.name, merchants, objects: loaded.vars as Record<string, string | number> } }, 201);
+  });
+}
