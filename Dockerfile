@@ -17,6 +17,11 @@ RUN npm ci --omit=dev --ignore-scripts --no-audit --no-fund && npm cache clean -
 COPY --from=build /app/dist ./dist
 COPY fixtures ./fixtures
 COPY scenarios ./scenarios
+COPY examples ./examples
+# State survives container restarts when /data is a volume (docker run -v sandbox-data:/data ...).
+RUN mkdir -p /data && chown node:node /data
+ENV MERCHANT_SANDBOX_DATA=/data
+VOLUME ["/data"]
 USER node
 EXPOSE 4010
 HEALTHCHECK --interval=10s --timeout=3s --start-period=5s \
