@@ -42,12 +42,12 @@ export async function startReceiver(answer: Receiver["answer"] = () => ({ status
           if (received.length >= count) {
             clearTimeout(timer);
             resolve(received.slice(0, count));
-            return true;
+            return;
           }
-          return false;
+          waiters.push(check); // not there yet: wait for the next arrival again
         };
         const timer = setTimeout(() => reject(new Error(`only ${received.length} of ${count} webhooks arrived`)), timeoutMs);
-        if (!check()) waiters.push(() => void check());
+        check();
       });
     },
     close: () => new Promise((resolve) => {
