@@ -5,6 +5,7 @@
  */
 import { readFileSync } from "node:fs";
 import { parse as parseYaml, YAMLParseError } from "yaml";
+import type { z } from "zod";
 import { createCardholder, approveKyc, fundCard, issueCard } from "../domain/cards.js";
 import { createCheckout } from "../domain/checkout.js";
 import { DomainError } from "../domain/errors.js";
@@ -35,13 +36,31 @@ export function parseScenario(text: string, source: string): Scenario {
   return validateScenario(doc, source);
 }
 
+const STEP_KINDS = ["request", "advance", "expect_webhook", "expect_balance"];
+
 export function validateScenario(doc: unknown, source: string): Scenario {
   const result = ScenarioSchema.safeParse(doc);
   if (!result.success) {
-    const issue = result.error.issues[0]!;
-    throw new ScenarioError(source, issue.path.map(String).join("."), issue.message);
+    const { path, message } = explain(result.error.issues[0]!);
+    throw new ScenarioError(source, path.map(String).join("."), message);
   }
   return result.data;
+}
+
+/**
+ * A step is one of several shapes; zod reports a bad step as "Invalid input" for the union. Find the
+ * branch the author meant (the one whose failure is not about the step's kind) and report its error.
+ */
+function explain(issue: z.core.$ZodIssue): { path: PropertyKey[]; message: string } {
+  if (issue.code !== "invalid_union") return { path: issue.path, message: issue.message };
+  for (const branch of issue.errors) {
+    const first = branch[0];
+    if (first && first.code !== "unrecognized_keys" && !(first.code === "invalid_type" && first.path.length === 1 && STEP_KINDS.includes(String(first.path[0])))) {
+      const inner = explain(first);
+      return { path: [...issue.path, ...inner.path], message: inner.message };
+    }
+  }
+  return { path: issue.path, message: `expected exactly one of ${STEP_KINDS.join(", ")} (and optionally name)` };
 }
 
 export function readScenarioFile(path: string): Scenario {
@@ -192,6 +211,12 @@ function loadInto(registry: Registry, scenario: Scenario, opts: LoadOptions, mer
       const amount = e.pay_link.amount === undefined ? undefined : toMinor(e.pay_link.amount);
       addTimelineEntry(contextOf(t), t.state, at, { kind: "pay_link", reference, amount });
     }
+  });
+  scenario.steps.forEach((step, i) => {
+    const kind = STEP_KINDS.find((k) => k in step)!;
+    const ref = (step as Record<string, { merchant?: string }>)[kind]!.merchant;
+    if (ref !== undefined && !merchants.has(ref)) fail(`steps.${i}.${kind}.merchant`, `unknown merchant "${ref}"`);
+    if (ref === undefined && merchants.size > 1) fail(`steps.${i}.${kind}.merchant`, `name the merchant: one of ${[...merchants.keys()].join(", ")}`);
   });
   return { scenario, merchants, vars };
 }

@@ -100,8 +100,8 @@ export async function runScenario(scenario: Scenario, source: string, options: {
       let label = step.name ?? "";
       try {
         if ("request" in step) {
-          const [, t] = tenantOf(step.request.merchant);
           label ||= `${step.request.method} ${step.request.path}`;
+          const [, t] = tenantOf(step.request.merchant);
           const res = await call(t, step.request.method, step.request.path, step.request.body);
           if (step.expect?.status !== undefined && res.status !== step.expect.status) {
             problems.push(`status: expected ${step.expect.status}, got ${res.status} ${JSON.stringify(res.body).slice(0, 200)}`);
@@ -114,14 +114,14 @@ export async function runScenario(scenario: Scenario, source: string, options: {
           }
         } else if ("advance" in step) {
           const { merchant, ...by } = step.advance;
-          const [alias, t] = tenantOf(merchant);
-          label ||= `advance ${alias} ${JSON.stringify(by)}`;
+          label ||= `advance ${JSON.stringify(by)}`;
+          const [, t] = tenantOf(merchant);
           const res = await call(t, "POST", "/sandbox/v1/clock/advance", by);
           if (res.status !== 200) problems.push(`advance refused: ${JSON.stringify(res.body)}`);
         } else if ("expect_webhook" in step) {
           const e = step.expect_webhook;
+          label ||= `webhook ${e.event}`;
           const [alias, t] = tenantOf(e.merchant);
-          label ||= `webhook ${e.event} for ${alias}`;
           await runtime.dispatcher.idle(t);
           const capture = captures.get(alias);
           if (capture) {
@@ -144,8 +144,8 @@ export async function runScenario(scenario: Scenario, source: string, options: {
             }
           }
         } else {
-          const [alias, t] = tenantOf(step.expect_balance.merchant);
-          label ||= `balance of ${alias}`;
+          label ||= `balance ${step.expect_balance.balance}`;
+          const [, t] = tenantOf(step.expect_balance.merchant);
           const res = await call(t, "GET", "/api/v1/wallet/balance");
           const balance = (res.body as { data?: { balance?: number } }).data?.balance;
           if (balance !== step.expect_balance.balance) problems.push(`balance: expected ${step.expect_balance.balance}, got ${balance}`);
