@@ -4,6 +4,7 @@ WORKDIR /app
 COPY package.json package-lock.json tsconfig.json tsconfig.build.json ./
 COPY src ./src
 COPY fixtures ./fixtures
+COPY tools ./tools
 RUN npm ci --no-audit --no-fund
 
 # Runtime stage: production dependencies only, built output and fixtures, non-root user.
