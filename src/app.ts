@@ -19,7 +19,7 @@ import type { AppEnv } from "./http/env.js";
 import { ApiError, notFound, onError } from "./http/errors.js";
 import { jsonOnly } from "./http/json-only.js";
 import { validationHook } from "./http/validation.js";
-import { checkoutPages } from "./pages/checkout-page.js";
+import { checkoutPages } from "./pages/checkout-routes.js";
 import { createRuntime, type Runtime } from "./engine/runtime.js";
 import { clockRoutes } from "./sandbox/clock.js";
 import { leverRoutes } from "./sandbox/levers.js";
@@ -91,6 +91,13 @@ export function createApp(options: AppOptions) {
   app.use("/api/v1/*", clockSync);
   app.use("/sandbox/v1/*", clockSync);
 
+  // After a change made outside the merchant-scoped pipeline (scenario loads, page actions).
+  const afterChange = async (t: Tenant) => {
+    void dispatcher.drain(t);
+    driver.arm(t);
+    await options.persist?.(t);
+  };
+
   app.route("/api/v1/wallet", walletRoutes());
   app.route("/api/v1", virtualAccountRoutes());
   app.route("/api/v1/checkout", checkoutRoutes({ publicUrl }));
@@ -104,14 +111,8 @@ export function createApp(options: AppOptions) {
   app.route("/sandbox/v1", clockRoutes(driver));
   app.route("/sandbox/v1", webhookRoutes(dispatcher));
   app.route("/sandbox/v1", snapshotRoutes(registry, driver));
-  app.route(
-    "/sandbox/v1",
-    scenarioRoutes(registry, async (t) => {
-      driver.arm(t);
-      await options.persist?.(t);
-    }),
-  );
-  app.route("/", checkoutPages(registry));
+  app.route("/sandbox/v1", scenarioRoutes(registry, afterChange));
+  app.route("/", checkoutPages({ registry, driver, afterChange }));
 
   app.get("/health", (c) => c.json({ success: true, status: "ok", merchants: registry.list().length }));
   app.openAPIRegistry.registerComponent("securitySchemes", "ApiKey", { type: "apiKey", in: "header", name: "X-Api-Key" });

@@ -1,0 +1,100 @@
+/**
+ * Public routes of the payment-link pages (the customer has no API keys): the page, its status, and
+ * the sandbox's simulated transfer. A link's reference names it across all merchants.
+ */
+import { Hono, type Context } from "hono";
+import { html } from "hono/html";
+import { checkoutStatus, payCheckout } from "../domain/checkout.js";
+import { DomainError } from "../domain/errors.js";
+import { hasAtMostTwoDecimals, toMajor, toMinor } from "../domain/money.js";
+import type { ClockDriver } from "../engine/clock-driver.js";
+import { errorResponse } from "../http/errors.js";
+import type { Registry } from "../store/registry.js";
+import { contextOf, type Tenant } from "../store/tenant.js";
+import type { Checkout } from "../store/types.js";
+import { LinkPage, type LinkPageData } from "./checkout-page.js";
+
+export interface PageDeps {
+  registry: Registry;
+  driver: ClockDriver;
+  /** Starts webhook deliveries, re-arms timers and saves, after a change made from a page. */
+  afterChange: (tenant: Tenant) => Promise<void>;
+}
+
+function find(registry: Registry, reference: string): { tenant: Tenant; checkout: Checkout } | undefined {
+  for (const tenant of registry.list()) {
+    const checkout = tenant.state.checkouts.get(reference);
+    if (checkout) return { tenant, checkout };
+  }
+  return undefined;
+}
+
+function view(tenant: Tenant, c: Checkout): LinkPageData {
+  const now = tenant.clock.now();
+  const clock = tenant.clock.settings();
+  return {
+    reference: c.reference,
+    amount: toMajor(c.amount),
+    description: c.description,
+    business_name: tenant.config.business_name,
+    bank_name: c.bank_name,
+    account_number: c.account_number,
+    account_name: c.account_name,
+    status: checkoutStatus(c, now),
+    expires_at: new Date(c.expires_at).toISOString(),
+    paid_at: c.paid_at === null ? null : new Date(c.paid_at).toISOString(),
+    now: new Date(now).toISOString(),
+    clock_mode: clock.mode,
+    clock_speed: clock.speed,
+    redirect_url: c.redirect_url,
+  };
+}
+
+export function checkoutPages(deps: PageDeps) {
+  const lookup = (c: Context) => {
+    const found = find(deps.registry, c.req.param("reference") ?? "");
+    if (found) deps.driver.catchUp(found.tenant);
+    return found;
+  };
+  const page = (variant: "branded" | "processor") => (c: Context) => {
+    const found = lookup(c);
+    if (!found) {
+      return c.html(html`<!doctype html><html lang="en"><title>Payment link not found</title><main><h1>Payment link not found</h1><p>Check the link you were given.</p></main></html>`, 404);
+    }
+    return c.html(LinkPage({ data: view(found.tenant, found.checkout), variant }) as unknown as string);
+  };
+
+  return new Hono()
+    .get("/pay/:reference", page("branded"))
+    .get("/processor/checkout/:reference", page("processor"))
+    .get("/pay/:reference/status", (c) => {
+      const found = lookup(c);
+      if (!found) return errorResponse(c, "NOT_FOUND", "No such payment link.");
+      return c.json({ success: true, data: view(found.tenant, found.checkout) });
+    })
+    .post("/pay/:reference/simulate", async (c) => {
+      const found = lookup(c);
+      if (!found) return errorResponse(c, "NOT_FOUND", "No such payment link.");
+      let amount: number | undefined;
+      try {
+        const body = (await c.req.json()) as { amount?: unknown };
+        if (body.amount !== undefined) {
+          if (typeof body.amount !== "number" || !(body.amount > 0) || !hasAtMostTwoDecimals(body.amount) || body.amount > 1e10) {
+            return errorResponse(c, "VALIDATION_ERROR", "The given data was invalid.", { errors: { amount: ["Must be a positive amount with at most two decimals."] } });
+          }
+          amount = body.amount;
+        }
+      } catch {
+        return errorResponse(c, "INVALID_JSON", "The request body is not valid JSON.");
+      }
+      const { tenant } = found;
+      try {
+        payCheckout(contextOf(tenant), tenant.state, found.checkout.reference, amount === undefined ? undefined : toMinor(amount));
+      } catch (err) {
+        if (err instanceof DomainError) return errorResponse(c, err.code, err.message, err.details);
+        throw err;
+      }
+      await deps.afterChange(tenant);
+      return c.json({ success: true, data: view(tenant, found.checkout) });
+    });
+}
