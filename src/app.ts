@@ -20,6 +20,7 @@ import { ApiError, notFound, onError } from "./http/errors.js";
 import { jsonOnly } from "./http/json-only.js";
 import { validationHook } from "./http/validation.js";
 import { checkoutPages } from "./pages/checkout-routes.js";
+import { dashboardRoutes } from "./pages/dashboard.js";
 import { createRuntime, type Runtime } from "./engine/runtime.js";
 import { clockRoutes } from "./sandbox/clock.js";
 import { leverRoutes } from "./sandbox/levers.js";
@@ -113,7 +114,9 @@ export function createApp(options: AppOptions) {
   app.route("/sandbox/v1", snapshotRoutes(registry, driver));
   app.route("/sandbox/v1", scenarioRoutes(registry, afterChange));
   app.route("/", checkoutPages({ registry, driver, afterChange }));
+  app.route("/", dashboardRoutes({ registry, driver, trustProxy, publicUrl }));
 
+  app.get("/favicon.ico", (c) => c.body(null, 204));
   app.get("/health", (c) => c.json({ success: true, status: "ok", merchants: registry.list().length }));
   app.openAPIRegistry.registerComponent("securitySchemes", "ApiKey", { type: "apiKey", in: "header", name: "X-Api-Key" });
   app.openAPIRegistry.registerComponent("securitySchemes", "ApiSecret", { type: "apiKey", in: "header", name: "X-Api-Secret" });

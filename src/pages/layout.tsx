@@ -27,6 +27,7 @@ button:focus-visible, input:focus-visible, select:focus-visible, a:focus-visible
 label { display:block; font-weight:600; margin:8px 0 4px; }
 input, select { font:inherit; padding:8px 10px; border:1px solid #8896a8; border-radius:8px; width:100%; background:#fff; color:var(--ink); }
 .row { display:flex; gap:8px; flex-wrap:wrap; align-items:flex-end; }
+td.row { display:table-cell; } td.row > * { margin:2px 6px 2px 0; }
 .notice { padding:10px 12px; border-radius:8px; background:#e8f0fe; color:#1e3a8a; }
 .error { background:#fde2e4; color:var(--bad); padding:10px 12px; border-radius:8px; }
 .success { background:#d8f3dc; color:var(--ok); padding:10px 12px; border-radius:8px; }
@@ -37,6 +38,8 @@ code, .mono { font-family: ui-monospace, SFMono-Regular, Menlo, monospace; }
 
 export function Page(props: { title: string; css?: string; script?: string; wide?: boolean; children?: Child }) {
   return (
+    <>
+    {raw("<!doctype html>")}
     <html lang="en">
       <head>
         <meta charset="utf-8" />
@@ -50,5 +53,6 @@ export function Page(props: { title: string; css?: string; script?: string; wide
         {props.script ? <script>{raw(props.script)}</script> : null}
       </body>
     </html>
+    </>
   );
 }

@@ -1,0 +1,369 @@
+/** @jsxImportSource hono/jsx */
+/**
+ * Dashboard sections, rendered on the server from the merchant's state with the same view functions
+ * the API uses. Buttons and forms carry `data-post` (and `data-method`, `data-body`): the dashboard's
+ * small client script sends them to the JSON APIs with the signed-in merchant's keys.
+ */
+import type { Child } from "hono/jsx";
+import { cardView, cardholderView } from "../domain/cards.js";
+import { checkoutView } from "../domain/checkout.js";
+import { ledgerEntryView } from "../domain/ledger.js";
+import { payoutStatusView } from "../domain/payouts.js";
+import { virtualAccountView } from "../domain/virtual-accounts.js";
+import { vtuRecordView } from "../domain/vtu.js";
+import { walletView } from "../domain/wallet.js";
+import { OUTCOMES } from "../domain/outcomes.js";
+import { deliveryView, eventView } from "../sandbox/webhooks.js";
+import { contextOf, type Tenant } from "../store/tenant.js";
+
+const naira = (n: number) => `₦${n.toLocaleString("en-NG", { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`;
+const when = (iso: string | null) => (iso ? iso.replace("T", " ").replace(/\.\d+Z$/, "Z") : "—");
+const newestFirst = <T,>(items: Iterable<T>, limit = 50) => [...items].reverse().slice(0, limit);
+
+function Action(props: { post: string; body?: unknown; label: string; method?: string; secondary?: boolean }) {
+  return (
+    <button
+      type="button"
+      class={props.secondary ? "secondary" : ""}
+      data-post={props.post}
+      data-method={props.method ?? "POST"}
+      data-body={props.body === undefined ? undefined : JSON.stringify(props.body)}
+    >
+      {props.label}
+    </button>
+  );
+}
+
+function Table(props: { caption: string; head: string[]; empty: string; children?: Child }) {
+  const rows = props.children;
+  const none = Array.isArray(rows) && rows.length === 0;
+  return none ? (
+    <p class="muted">{props.empty}</p>
+  ) : (
+    <div style="overflow-x:auto">
+      <table>
+        <caption class="muted" style="text-align:left">{props.caption}</caption>
+        <thead>
+          <tr>{props.head.map((h) => <th scope="col">{h}</th>)}</tr>
+        </thead>
+        <tbody>{rows}</tbody>
+      </table>
+    </div>
+  );
+}
+
+export function Overview({ tenant }: { tenant: Tenant }) {
+  const ctx = contextOf(tenant);
+  const wallet = walletView(ctx, tenant.state);
+  const clock = tenant.clock.settings();
+  return (
+    <div>
+      <h2>{tenant.config.business_name}</h2>
+      <p class="muted">
+        Merchant <span class="mono">{tenant.id}</span>
+      </p>
+      <p>
+        Wallet balance: <strong data-testid="balance">{naira(wallet.balance)}</strong>
+      </p>
+      <p>
+        Sandbox time: <strong data-testid="sim-time">{when(new Date(ctx.now).toISOString())}</strong> ({clock.mode}
+        {clock.mode === "realtime" ? `, x${clock.speed}` : ""}), {tenant.state.timers.length} pending timer(s)
+      </p>
+      <div class="row">
+        <Action post="/sandbox/v1/clock/advance" body={{ by: "1m" }} label="Advance 1 min" />
+        <Action post="/sandbox/v1/clock/advance" body={{ by: "30m" }} label="Advance 30 min" />
+        <Action post="/sandbox/v1/clock/advance" body={{ by: "1d" }} label="Advance 1 day" />
+      </div>
+      <form data-post="/sandbox/v1/wallet/fund" class="row" style="margin-top:12px">
+        <div>
+          <label for="fund-amount">Fund wallet (₦)</label>
+          <input id="fund-amount" name="amount" type="number" step="0.01" min="0.01" required />
+        </div>
+        <button type="submit">Fund</button>
+      </form>
+    </div>
+  );
+}
+
+export function Ledger({ tenant }: { tenant: Tenant }) {
+  return (
+    <Table caption="Newest first (last 50)" head={["#", "When", "Kind", "Amount", "Balance after", "Transaction", "Description"]} empty="No ledger entries.">
+      {newestFirst(tenant.state.ledger).map((entry) => {
+        const e = ledgerEntryView(entry);
+        return (
+          <tr>
+            <td>{e.entry_id}</td>
+            <td>{when(e.created_at)}</td>
+            <td>{e.kind}</td>
+            <td>{(e.type === "debit" ? "−" : "+") + naira(e.amount)}</td>
+            <td>{naira(e.balance_after)}</td>
+            <td class="mono">{e.transaction_id}</td>
+            <td>{e.description}</td>
+          </tr>
+        );
+      })}
+    </Table>
+  );
+}
+
+export function VirtualAccounts({ tenant }: { tenant: Tenant }) {
+  return (
+    <div>
+      <Table caption="Dedicated accounts" head={["Account", "Name", "Reference", "Created", "Simulate a transfer in"]} empty="No virtual accounts yet.">
+        {[...tenant.state.virtualAccounts.values()].map((a) => {
+          const v = virtualAccountView(a);
+          return (
+            <tr>
+              <td class="mono">{v.account_number}</td>
+              <td>{v.account_name}</td>
+              <td>{v.reference}</td>
+              <td>{when(v.created_at)}</td>
+              <td>
+                <form data-post={`/sandbox/v1/virtual-accounts/${v.account_number}/transfers`} class="row">
+                  <label class="muted" for={`amt-${v.account_number}`}>Amount (₦)</label>
+                  <input id={`amt-${v.account_number}`} name="amount" type="number" step="0.01" min="0.01" required style="width:110px" />
+                  <label class="muted" for={`nar-${v.account_number}`}>Narration</label>
+                  <input id={`nar-${v.account_number}`} name="narration" type="text" style="width:140px" />
+                  <button type="submit">Send</button>
+                </form>
+              </td>
+            </tr>
+          );
+        })}
+      </Table>
+      <form data-post="/api/v1/virtual-account/create" data-extra='{"bank":"partnerbank"}' class="row" style="margin-top:12px">
+        <div><label for="va-first">First name</label><input id="va-first" name="first_name" required /></div>
+        <div><label for="va-last">Last name</label><input id="va-last" name="last_name" required /></div>
+        <div><label for="va-email">Email</label><input id="va-email" name="email" type="email" required /></div>
+        <div><label for="va-ref">Reference</label><input id="va-ref" name="reference" required /></div>
+        <div><label for="va-bvn">BVN (optional)</label><input id="va-bvn" name="bvn" inputmode="numeric" /></div>
+        <button type="submit">Create virtual account</button>
+      </form>
+    </div>
+  );
+}
+
+export function PaymentLinks({ tenant, baseUrl }: { tenant: Tenant; baseUrl: string }) {
+  const now = tenant.clock.now();
+  return (
+    <div>
+      <Table caption="Newest first" head={["Reference", "Amount", "Status", "Expires", "Paid at", ""]} empty="No payment links yet.">
+        {newestFirst(tenant.state.checkouts.values()).map((c) => {
+          const v = checkoutView(c, now);
+          return (
+            <tr>
+              <td>
+                <a href={`${baseUrl}/pay/${v.reference}`} target="_blank" rel="noopener" class="mono">{v.reference}</a>
+              </td>
+              <td>{naira(v.amount)}</td>
+              <td><span class={`status ${v.status}`}>{v.status}</span></td>
+              <td>{when(v.expires_at)}</td>
+              <td>{when(v.paid_at)}</td>
+              <td>{v.status === "pending" ? <Action post={`/sandbox/v1/checkout/${v.reference}/pay`} body={{}} label="Pay exact amount" /> : null}</td>
+            </tr>
+          );
+        })}
+      </Table>
+      <form data-post="/api/v1/checkout/create" class="row" style="margin-top:12px">
+        <div><label for="link-amount">Amount (₦, min 100)</label><input id="link-amount" name="amount" type="number" step="0.01" min="100" required /></div>
+        <div><label for="link-desc">Description</label><input id="link-desc" name="description" maxlength={200} /></div>
+        <button type="submit">Create payment link</button>
+      </form>
+    </div>
+  );
+}
+
+export function Payouts({ tenant }: { tenant: Tenant }) {
+  return (
+    <Table caption="Newest first" head={["Reference", "Amount", "Fee", "Status", "Account", "Created", "Processed", "Error", "Actions"]} empty="No payouts yet.">
+      {newestFirst(tenant.state.payouts.values()).map((p) => {
+        const v = payoutStatusView(p);
+        const base = `/sandbox/v1/payouts/${encodeURIComponent(v.reference)}`;
+        return (
+          <tr data-payout={v.reference}>
+            <td class="mono">{v.reference}</td>
+            <td>{naira(v.amount)}</td>
+            <td>{naira(v.fee)}</td>
+            <td><span class={`status ${v.status === "completed" ? "paid" : v.status === "failed" ? "failed" : "pending"}`} data-testid="payout-status">{v.status}</span></td>
+            <td>{v.bank_name} {v.account}</td>
+            <td>{when(v.created_at)}</td>
+            <td>{when(v.processed_at)}</td>
+            <td>{v.error ?? ""}</td>
+            <td class="row">
+              {v.status === "pending_approval" ? [<Action post={`${base}/approve`} label="Approve" />, <Action post={`${base}/reject`} label="Reject" secondary />] : null}
+              {v.status === "processing" ? [<Action post={`${base}/complete`} label="Complete" />, <Action post={`${base}/fail`} label="Fail" secondary />] : null}
+            </td>
+          </tr>
+        );
+      })}
+    </Table>
+  );
+}
+
+export function Vtu({ tenant }: { tenant: Tenant }) {
+  return (
+    <Table caption="Newest first" head={["Reference", "Service", "Amount", "Status", "Description", "Date", "Actions"]} empty="No VTU purchases yet.">
+      {newestFirst(tenant.state.vtu.values()).map((p) => {
+        const v = vtuRecordView(p);
+        return (
+          <tr>
+            <td class="mono">{v.reference}</td>
+            <td>{v.service}</td>
+            <td>{naira(v.amount)}</td>
+            <td>{v.status}</td>
+            <td>{v.description}{v.token ? <div class="mono">Token {v.token}</div> : null}</td>
+            <td>{when(v.date)}</td>
+            <td class="row">
+              {v.status === "Processing"
+                ? [<Action post={`/sandbox/v1/vtu/${v.reference}/succeed`} label="Succeed" />, <Action post={`/sandbox/v1/vtu/${v.reference}/fail`} label="Fail" secondary />]
+                : null}
+            </td>
+          </tr>
+        );
+      })}
+    </Table>
+  );
+}
+
+export function Cards({ tenant }: { tenant: Tenant }) {
+  return (
+    <div>
+      <h3>Cardholders</h3>
+      <Table caption="" head={["ID", "Name", "Email", "KYC", ""]} empty="No cardholders yet.">
+        {[...tenant.state.cardholders.values()].map((h) => {
+          const v = cardholderView(h);
+          return (
+            <tr>
+              <td>{v.cardholder_id}</td>
+              <td>{v.full_name}</td>
+              <td>{v.email}</td>
+              <td>{v.kyc_status}</td>
+              <td>{v.kyc_status === "PENDING" ? <Action post={`/sandbox/v1/cardholders/${v.cardholder_id}/approve`} label="Approve KYC" /> : null}</td>
+            </tr>
+          );
+        })}
+      </Table>
+      <h3>Cards</h3>
+      <Table caption="" head={["ID", "Brand", "Card", "Balance (USD)", "Status", "Actions"]} empty="No cards yet.">
+        {[...tenant.state.cards.values()].map((c) => {
+          const v = cardView(c);
+          const base = `/api/v1/virtual-cards/${v.card_id}`;
+          return (
+            <tr>
+              <td>{v.card_id}</td>
+              <td>{v.brand}</td>
+              <td class="mono">{v.masked_pan}</td>
+              <td>${v.balance.toFixed(2)}</td>
+              <td>{v.status}</td>
+              <td class="row">
+                {v.status === "active" ? <Action post={`${base}/freeze`} label="Freeze" secondary /> : null}
+                {v.status === "frozen" ? <Action post={`${base}/unfreeze`} label="Unfreeze" /> : null}
+                {v.status !== "terminated" ? <Action post={`${base}/terminate`} label="Terminate" secondary /> : null}
+                {v.status !== "terminated" ? (
+                  <form data-post={`/sandbox/v1/virtual-cards/${v.card_id}/spend`} class="row">
+                    <label class="muted" for={`spend-${v.card_id}`}>Spend $</label>
+                    <input id={`spend-${v.card_id}`} name="amount" type="number" step="0.01" min="0.01" required style="width:90px" />
+                    <button type="submit">Spend</button>
+                  </form>
+                ) : null}
+              </td>
+            </tr>
+          );
+        })}
+      </Table>
+    </div>
+  );
+}
+
+export function Events({ tenant }: { tenant: Tenant }) {
+  return (
+    <div>
+      <h3>Events</h3>
+      <Table caption="Newest first" head={["Event", "Type", "Transaction", "Status", "Attempts", "Created", ""]} empty="No events yet.">
+        {newestFirst(tenant.state.events.values()).map((e) => {
+          const v = eventView(e);
+          return (
+            <tr>
+              <td class="mono">{v.id}</td>
+              <td>{v.type}</td>
+              <td class="mono">{v.transaction_id}</td>
+              <td>{v.status}</td>
+              <td>{v.attempts}</td>
+              <td>{when(v.created_at)}</td>
+              <td>{tenant.config.webhook_url ? <Action post={`/sandbox/v1/events/${v.id}/redeliver`} label="Redeliver" secondary /> : null}</td>
+            </tr>
+          );
+        })}
+      </Table>
+      <h3>Webhook deliveries</h3>
+      {tenant.config.webhook_url ? (
+        <p class="muted">Delivered to <span class="mono">{tenant.config.webhook_url}</span></p>
+      ) : (
+        <p class="muted">No webhook URL set: events are logged but not delivered.</p>
+      )}
+      <Table caption="Newest first" head={["Sent", "Event", "Trigger", "Result", "Latency", "Fault", "Next retry", "Details"]} empty="No deliveries yet.">
+        {newestFirst(tenant.state.deliveries).map((d) => {
+          const v = deliveryView(d);
+          return (
+            <tr data-delivery={v.event_type}>
+              <td>{when(v.sent_at)}</td>
+              <td>{v.event_type}</td>
+              <td>{v.trigger}</td>
+              <td>{v.status_code !== null ? `HTTP ${v.status_code}` : v.error ?? v.outcome} ({v.outcome})</td>
+              <td>{v.latency_ms === null ? "—" : `${v.latency_ms} ms`}</td>
+              <td>{v.fault ?? ""}</td>
+              <td>{when(v.next_retry_at)}</td>
+              <td>
+                <details>
+                  <summary>Request and response</summary>
+                  <p class="muted">Signature</p>
+                  <pre class="mono" style="white-space:pre-wrap">{v.request_headers["x-webhook-signature"] ?? "—"}</pre>
+                  <p class="muted">Body</p>
+                  <pre class="mono" style="white-space:pre-wrap">{v.request_body ?? "—"}</pre>
+                  <p class="muted">Response</p>
+                  <pre class="mono" style="white-space:pre-wrap">{v.response_excerpt ?? v.error ?? "—"}</pre>
+                </details>
+              </td>
+            </tr>
+          );
+        })}
+      </Table>
+    </div>
+  );
+}
+
+export function Outcomes({ tenant }: { tenant: Tenant }) {
+  const targets = Object.keys(OUTCOMES) as Array<keyof typeof OUTCOMES>;
+  return (
+    <div>
+      <Table caption="The newest matching rule wins" head={["ID", "Target", "Match", "Outcome", "Delay (s)", "Uses left", ""]} empty="No outcome rules.">
+        {[...tenant.state.outcomeRules].reverse().map((r) => (
+          <tr>
+            <td class="mono">{r.id}</td>
+            <td>{r.target}</td>
+            <td class="mono">{r.match ? JSON.stringify(r.match) : "any"}</td>
+            <td>{r.outcome}</td>
+            <td>{r.delay_seconds ?? "default"}</td>
+            <td>{r.times ?? "until deleted"}</td>
+            <td><Action post={`/sandbox/v1/outcomes/${r.id}`} method="DELETE" label="Delete" secondary /></td>
+          </tr>
+        ))}
+      </Table>
+      <form data-post="/sandbox/v1/outcomes" class="row" style="margin-top:12px">
+        <div>
+          <label for="rule-target">Target</label>
+          <select id="rule-target" name="target">{targets.map((t) => <option value={t}>{t}</option>)}</select>
+        </div>
+        <div>
+          <label for="rule-outcome">Outcome</label>
+          <select id="rule-outcome" name="outcome">
+            {targets.flatMap((t) => OUTCOMES[t].map((o) => <option value={o}>{`${t}: ${o}`}</option>))}
+          </select>
+        </div>
+        <div><label for="rule-delay">Delay (s)</label><input id="rule-delay" name="delay_seconds" type="number" min="0" step="1" /></div>
+        <div><label for="rule-times">Times</label><input id="rule-times" name="times" type="number" min="1" step="1" /></div>
+        <button type="submit">Add rule</button>
+      </form>
+    </div>
+  );
+}

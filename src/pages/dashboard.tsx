@@ -1,0 +1,157 @@
+/** @jsxImportSource hono/jsx */
+/**
+ * /dashboard: sign in with a merchant's API key and secret (kept in this browser tab's sessionStorage
+ * only), then every section is rendered on the server (fragments) and refreshed by a small script.
+ */
+import { Hono } from "hono";
+import type { Child } from "hono/jsx";
+import { requireMerchant } from "../http/auth.js";
+import type { AppEnv } from "../http/env.js";
+import type { ClockDriver } from "../engine/clock-driver.js";
+import type { Registry } from "../store/registry.js";
+import type { Tenant } from "../store/tenant.js";
+import { Cards, Events, Ledger, Outcomes, Overview, PaymentLinks, Payouts, VirtualAccounts, Vtu } from "./dashboard-fragments.js";
+import { Page } from "./layout.js";
+
+const SECTIONS: Array<{ id: string; title: string; render: (t: Tenant, baseUrl: string) => Child }> = [
+  { id: "overview", title: "Wallet and clock", render: (t) => <Overview tenant={t} /> },
+  { id: "payouts", title: "Payouts", render: (t) => <Payouts tenant={t} /> },
+  { id: "links", title: "Payment links", render: (t, base) => <PaymentLinks tenant={t} baseUrl={base} /> },
+  { id: "accounts", title: "Virtual accounts", render: (t) => <VirtualAccounts tenant={t} /> },
+  { id: "events", title: "Events and webhook deliveries", render: (t) => <Events tenant={t} /> },
+  { id: "vtu", title: "VTU purchases", render: (t) => <Vtu tenant={t} /> },
+  { id: "cards", title: "Cardholders and cards", render: (t) => <Cards tenant={t} /> },
+  { id: "outcomes", title: "Outcome rules", render: (t) => <Outcomes tenant={t} /> },
+  { id: "ledger", title: "Ledger", render: (t) => <Ledger tenant={t} /> },
+];
+
+function Shell() {
+  return (
+    <Page title="merchant-sandbox dashboard" script={DASHBOARD_SCRIPT} wide>
+      <main>
+        <h1>merchant-sandbox dashboard</h1>
+        <section class="card" id="signin" aria-labelledby="signin-heading">
+          <h2 id="signin-heading">Sign in with your API keys</h2>
+          <form id="signin-form">
+            <label for="api-key">API key (X-Api-Key)</label>
+            <input id="api-key" name="apiKey" autocomplete="off" required />
+            <label for="api-secret">API secret (X-Api-Secret)</label>
+            <input id="api-secret" name="apiSecret" type="password" autocomplete="off" required />
+            <p class="muted">The keys stay in this browser tab (sessionStorage) and are sent only to this sandbox.</p>
+            <button type="submit">Sign in</button>
+          </form>
+          <div id="signin-error" role="alert"></div>
+        </section>
+        <div id="app" hidden>
+          <nav class="row" aria-label="Sections">
+            {SECTIONS.map((s) => <a href={`#${s.id}`}>{s.title}</a>)}
+            <button type="button" class="secondary" id="refresh">Refresh</button>
+            <button type="button" class="secondary" id="signout">Sign out</button>
+          </nav>
+          <div id="toast" role="status" aria-live="polite"></div>
+          {SECTIONS.map((s) => (
+            <section class="card" id={s.id} aria-labelledby={`${s.id}-heading`}>
+              <h2 id={`${s.id}-heading`}>{s.title}</h2>
+              <div data-section={s.id}>Loading…</div>
+            </section>
+          ))}
+        </div>
+      </main>
+    </Page>
+  );
+}
+
+export function dashboardRoutes(opts: { registry: Registry; driver: ClockDriver; trustProxy: boolean; publicUrl?: string }) {
+  const app = new Hono<AppEnv>();
+  app.get("/dashboard", (c) => c.html(<Shell />));
+  app.use("/dashboard/fragments/*", requireMerchant({ registry: opts.registry, trustProxy: opts.trustProxy, accountRules: false }));
+  app.get("/dashboard/fragments/:section", (c) => {
+    const section = SECTIONS.find((s) => s.id === c.req.param("section"));
+    if (!section) return c.html(<p class="error">Unknown section.</p>, 404);
+    const tenant = c.var.tenant;
+    opts.driver.catchUp(tenant);
+    return c.html(<>{section.render(tenant, opts.publicUrl ?? new URL(c.req.url).origin)}</>);
+  });
+  return app;
+}
+
+/** Sign-in, section loading, and generic data-post actions; refreshes every 5 s unless a form is in use. */
+const DASHBOARD_SCRIPT = String.raw`
+(function () {
+  var KEY = "merchant-sandbox:credentials";
+  function creds() { try { return JSON.parse(sessionStorage.getItem(KEY)); } catch (e) { return null; } }
+  function headers(extra) {
+    var c = creds() || {};
+    var h = { "x-api-key": c.apiKey || "", "x-api-secret": c.apiSecret || "" };
+    for (var k in extra) h[k] = extra[k];
+    return h;
+  }
+  function toast(kind, text) { var t = document.getElementById("toast"); t.className = kind; t.textContent = text; }
+  function load() {
+    var nodes = document.querySelectorAll("[data-section]");
+    return Promise.all(Array.prototype.map.call(nodes, function (node) {
+      return fetch("/dashboard/fragments/" + node.getAttribute("data-section"), { headers: headers({}) }).then(function (r) {
+        if (r.status === 401) { signOut("Your keys were not accepted."); return ""; }
+        return r.text();
+      }).then(function (html) { node.innerHTML = html; });
+    }));
+  }
+  function send(path, method, body) {
+    toast("notice", "Working…");
+    return fetch(path, { method: method, headers: headers(body === undefined ? {} : { "content-type": "application/json" }), body: body === undefined ? undefined : JSON.stringify(body) })
+      .then(function (r) { return r.json().then(function (json) { return { ok: r.ok, json: json }; }); })
+      .then(function (res) {
+        toast(res.ok ? "success" : "error", res.ok ? (res.json.message || "Done.") : (res.json.message || "Refused."));
+        return load();
+      })
+      .catch(function () { toast("error", "The sandbox could not be reached."); });
+  }
+  function signOut(message) {
+    sessionStorage.removeItem(KEY);
+    document.getElementById("app").hidden = true;
+    document.getElementById("signin").hidden = false;
+    document.getElementById("signin-error").className = message ? "error" : "";
+    document.getElementById("signin-error").textContent = message || "";
+  }
+  function start() {
+    document.getElementById("signin").hidden = true;
+    document.getElementById("app").hidden = false;
+    load();
+  }
+  document.getElementById("signin-form").addEventListener("submit", function (event) {
+    event.preventDefault();
+    var form = event.target;
+    var c = { apiKey: form.apiKey.value.trim(), apiSecret: form.apiSecret.value.trim() };
+    fetch("/sandbox/v1/merchant", { headers: { "x-api-key": c.apiKey, "x-api-secret": c.apiSecret } }).then(function (r) {
+      if (!r.ok) { signOut("Those keys do not match a merchant."); return; }
+      sessionStorage.setItem(KEY, JSON.stringify(c));
+      form.reset();
+      start();
+    });
+  });
+  document.addEventListener("click", function (event) {
+    var button = event.target.closest && event.target.closest("button[data-post]");
+    if (!button) return;
+    var body = button.getAttribute("data-body");
+    send(button.getAttribute("data-post"), button.getAttribute("data-method") || "POST", body ? JSON.parse(body) : undefined);
+  });
+  document.addEventListener("submit", function (event) {
+    var form = event.target;
+    if (!form.getAttribute("data-post")) return;
+    event.preventDefault();
+    var body = JSON.parse(form.getAttribute("data-extra") || "{}");
+    Array.prototype.forEach.call(form.elements, function (el) {
+      if (!el.name || el.value === "") return;
+      body[el.name] = el.type === "number" ? Number(el.value) : el.value;
+    });
+    send(form.getAttribute("data-post"), "POST", body);
+  });
+  document.getElementById("refresh").addEventListener("click", load);
+  document.getElementById("signout").addEventListener("click", function () { signOut(""); });
+  setInterval(function () {
+    var active = document.activeElement;
+    if (creds() && !(active && active.closest && active.closest("form"))) load();
+  }, 5000);
+  if (creds()) start();
+})();
+`;
