@@ -21,6 +21,7 @@ import { jsonOnly } from "./http/json-only.js";
 import { validationHook } from "./http/validation.js";
 import { checkoutPages } from "./pages/checkout-routes.js";
 import { dashboardRoutes } from "./pages/dashboard.js";
+import { docsRoutes } from "./pages/docs.js";
 import { createRuntime, type Runtime } from "./engine/runtime.js";
 import { clockRoutes } from "./sandbox/clock.js";
 import { leverRoutes } from "./sandbox/levers.js";
@@ -115,15 +116,23 @@ export function createApp(options: AppOptions) {
   app.route("/sandbox/v1", scenarioRoutes(registry, afterChange));
   app.route("/", checkoutPages({ registry, driver, afterChange }));
   app.route("/", dashboardRoutes({ registry, driver, trustProxy, publicUrl }));
+  app.route("/", docsRoutes());
 
   app.get("/favicon.ico", (c) => c.body(null, 204));
   app.get("/health", (c) => c.json({ success: true, status: "ok", merchants: registry.list().length }));
   app.openAPIRegistry.registerComponent("securitySchemes", "ApiKey", { type: "apiKey", in: "header", name: "X-Api-Key" });
   app.openAPIRegistry.registerComponent("securitySchemes", "ApiSecret", { type: "apiKey", in: "header", name: "X-Api-Secret" });
-  app.doc31("/openapi.json", {
+  app.doc31("/openapi.json", (c) => ({
     openapi: "3.1.0",
-    info: { title: "Merchant Payments Service (merchant-sandbox)", version: "1.0.0" },
-  });
+    info: {
+      title: "Merchant Payments Service (merchant-sandbox)",
+      version: "1.0.0",
+      description:
+        "The Merchant Payments Service API (/api/v1) as served by merchant-sandbox, plus the sandbox's control API (/sandbox/v1). " +
+        "Authenticate with the X-Api-Key and X-Api-Secret headers.",
+    },
+    servers: [{ url: publicUrl ?? new URL(c.req.url).origin }],
+  }));
 
   app.notFound(notFound);
   app.onError(onError);

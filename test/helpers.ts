@@ -8,6 +8,7 @@ import { createApp, type App } from "../src/app.js";
 import { buildRegistry } from "../src/server.js";
 import type { Registry } from "../src/store/registry.js";
 import type { Tenant } from "../src/store/tenant.js";
+import { checkResponse } from "./openapi-check.js";
 
 export const START = Date.parse("2026-03-02T09:00:00.000Z");
 
@@ -71,6 +72,8 @@ export function harness(
     } catch {
       // non-JSON (HTML pages) stays text
     }
+    const mismatch = checkResponse(method, path, res.status, parsed);
+    expect(mismatch, "every response must match the OpenAPI document").toBeUndefined();
     return { status: res.status, body: parsed, headers: res.headers };
   }
 

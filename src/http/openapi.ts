@@ -22,11 +22,12 @@ const ERROR_DESCRIPTIONS: Record<number, string> = {
   415: "UNSUPPORTED_MEDIA_TYPE",
   422: "VALIDATION_ERROR or a business rule refusal (see error_code)",
   429: "RATE_LIMITED or IP_RATE_LIMITED, with retry_after",
+  500: "INTERNAL_ERROR (a sandbox bug), with request_id",
 };
 
-/** Error responses every authenticated route can give, plus the route's own. */
+/** Error responses every route can give (auth, limits, body size, a bug), plus the route's own. */
 export function errors(...statuses: number[]) {
-  const all = [...new Set([401, 403, 429, ...statuses])].sort();
+  const all = [...new Set([401, 403, 413, 429, 500, ...statuses])].sort();
   return Object.fromEntries(all.map((s) => [s, json(ErrorSchema, ERROR_DESCRIPTIONS[s] ?? "Error")])) as Record<
     number,
     ReturnType<typeof json<typeof ErrorSchema>>

@@ -1,0 +1,54 @@
+/**
+ * Checks that a response the test suite received matches the schema the OpenAPI document gives for
+ * its route and status. Every `harness().call()` runs it, so the whole suite keeps the document true.
+ */
+import { Ajv2020 } from "ajv/dist/2020.js";
+import { createApp } from "../src/app.js";
+import { buildRegistry } from "../src/server.js";
+
+type Doc = { paths: Record<string, Record<string, { responses?: Record<string, { content?: Record<string, { schema?: unknown }> }> }>> };
+
+let compiled: { ajv: Ajv2020; routes: Array<{ method: string; pattern: RegExp; template: string }> } | undefined;
+
+export function openApiDocument(): Doc {
+  const { registry } = buildRegistry({});
+  return createApp({ registry }).getOpenAPI31Document({ openapi: "3.1.0", info: { title: "t", version: "1" } }) as unknown as Doc;
+}
+
+function setup() {
+  if (compiled) return compiled;
+  const doc = openApiDocument();
+  const ajv = new Ajv2020({ strict: false, allErrors: true });
+  ajv.addSchema(doc as object, "openapi.json");
+  const routes = Object.entries(doc.paths).flatMap(([template, ops]) =>
+    Object.keys(ops).map((method) => ({
+      method: method.toUpperCase(),
+      template,
+      pattern: new RegExp(`^${template.replace(/\{[^}]+\}/g, "[^/]+")}$`),
+    })),
+  );
+  // Literal paths before templated ones: /virtual-cards/cardholders before /virtual-cards/{id}.
+  routes.sort((a, b) => (a.template.includes("{") ? 1 : 0) - (b.template.includes("{") ? 1 : 0));
+  compiled = { ajv, routes };
+  return compiled;
+}
+
+const pointer = (...parts: string[]) => parts.map((p) => p.replace(/~/g, "~0").replace(/\//g, "~1")).join("/");
+
+/** Returns a description of the mismatch, or undefined when the response is as documented. */
+export function checkResponse(method: string, url: string, status: number, body: unknown): string | undefined {
+  const path = new URL(url, "http://localhost").pathname;
+  if (!path.startsWith("/api/v1/") && !path.startsWith("/sandbox/v1/")) return undefined;
+  const { ajv, routes } = setup();
+  const route = routes.find((r) => r.method === method.toUpperCase() && r.pattern.test(path));
+  if (!route) return status === 404 ? undefined : `${method} ${path} answered ${status} but is not in the OpenAPI document`;
+  const ref = `openapi.json#/paths/${pointer(route.template, route.method.toLowerCase())}/responses/${status}/content/application~1json/schema`;
+  let validate;
+  try {
+    validate = ajv.getSchema(ref) ?? ajv.compile({ $ref: ref });
+  } catch {
+    return `${method} ${route.template} answered ${status}, which the OpenAPI document does not describe`;
+  }
+  if (validate(body)) return undefined;
+  return `${method} ${route.template} ${status} does not match its documented schema: ${ajv.errorsText(validate.errors)}`;
+}
