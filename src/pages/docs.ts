@@ -22,7 +22,11 @@ export function docsRoutes() {
         withDefaultFonts: false,
         telemetry: false,
         hideClientButton: true,
-      }),
+        // The hosted extras (AI chat, share/deploy toolbar) need Scalar's servers: off for offline use.
+        showDeveloperTools: "never",
+        showToolbar: "never",
+        agent: { disabled: true },
+      } as Parameters<typeof Scalar>[0]),
     )
     .get("/docs/scalar.js", async (c) => {
       script ??= readFile(SCRIPT_PATH);
