@@ -42,7 +42,8 @@ async function main(argv: string[]): Promise<number | undefined> {
   const lines = [
     `merchant-sandbox listening on ${sandbox.url}`,
     `  API base URL:   ${sandbox.url}/api/v1`,
-    `  OpenAPI:        ${sandbox.url}/openapi.json`,
+    `  API reference:  ${sandbox.url}/docs  (OpenAPI: ${sandbox.url}/openapi.json)`,
+    `  Dashboard:      ${sandbox.url}/dashboard`,
     `  Data:           ${data ? `${data} (${sandbox.restored} merchant file(s) restored)` : "in memory (use --data DIR to keep state)"}`,
   ];
   const describe = (title: string, t: Tenant) => {
