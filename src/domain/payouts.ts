@@ -12,7 +12,8 @@ import { post } from "./ledger.js";
 import { payoutFee, toMajor, type Minor } from "./money.js";
 import { isPlausibleNuban } from "./nuban.js";
 import { isMagicAccount, planPayout } from "./outcomes.js";
-import { DAY, HOUR, admit } from "./rate-limits.js";
+import { HOUR, admit } from "./rate-limits.js";
+import { recordVolume, releaseVolume, volumeUsed } from "./volume.js";
 import { cancelTimers, schedule } from "./timers.js";
 
 export interface PayoutRequest {
@@ -65,8 +66,7 @@ export function createPayout(ctx: DomainContext, state: TenantState, req: Payout
   if (req.amount > limits.payout_max) {
     throw new DomainError("AMOUNT_ABOVE_MAXIMUM", `The maximum payout per transaction is NGN ${toMajor(limits.payout_max).toFixed(2)}.`);
   }
-  assertVolume(state, ctx.now, HOUR, limits.payout_hourly_amount, req.amount, "HOURLY_LIMIT_EXCEEDED", "hourly");
-  assertVolume(state, ctx.now, DAY, limits.payout_daily_amount, req.amount, "DAILY_LIMIT_EXCEEDED", "daily");
+  assertVolume(state, ctx.now, req.amount, limits);
 
   const fee = payoutFee(req.amount);
   const reference = req.reference ?? uniqueReference(ctx, state);
@@ -97,7 +97,7 @@ export function createPayout(ctx: DomainContext, state: TenantState, req: Payout
     plan,
   };
   state.payouts.set(reference, payout);
-  state.windows.payoutVolume.push({ at: ctx.now, reference });
+  recordVolume(state.windows.payoutVolume, ctx.now, reference, req.amount);
   if (payout.status === "processing") scheduleSettlement(ctx, state, payout);
   return payout;
 }
@@ -168,29 +168,21 @@ function fail(ctx: DomainContext, state: TenantState, payout: Payout, reason: st
   payout.status = "failed";
   payout.processed_at = ctx.now;
   payout.error = reason;
+  releaseVolume(state.windows.payoutVolume, payout.reference);
   payoutSettled(ctx, state, payout);
   return payout;
 }
 
-/** Sum of payouts in the window that still count (a failed payout gave its money back). */
-function assertVolume(
-  state: TenantState,
-  now: number,
-  span: number,
-  cap: Minor,
-  amount: Minor,
-  code: "HOURLY_LIMIT_EXCEEDED" | "DAILY_LIMIT_EXCEEDED",
-  label: string,
-): void {
-  const volume = state.windows.payoutVolume;
-  while (volume.length > 0 && volume[0]!.at <= now - DAY) volume.shift();
-  let used = 0;
-  for (let i = volume.length - 1; i >= 0 && volume[i]!.at > now - span; i--) {
-    const p = state.payouts.get(volume[i]!.reference);
-    if (p && p.status !== "failed") used += p.amount;
-  }
-  if (used + amount > cap) {
-    throw new DomainError(code, `This payout would exceed the ${label} payout limit of NGN ${toMajor(cap).toFixed(2)} (NGN ${toMajor(used).toFixed(2)} used).`);
+/** Refuses a payout that would take the rolling hour or day over its limit (failed payouts do not count). */
+function assertVolume(state: TenantState, now: number, amount: Minor, limits: { payout_hourly_amount: Minor; payout_daily_amount: Minor }): void {
+  const used = volumeUsed(state.windows.payoutVolume, now);
+  for (const [label, code, cap, spent] of [
+    ["hourly", "HOURLY_LIMIT_EXCEEDED", limits.payout_hourly_amount, used.hour],
+    ["daily", "DAILY_LIMIT_EXCEEDED", limits.payout_daily_amount, used.day],
+  ] as const) {
+    if (spent + amount > cap) {
+      throw new DomainError(code, `This payout would exceed the ${label} payout limit of NGN ${toMajor(cap).toFixed(2)} (NGN ${toMajor(spent).toFixed(2)} used).`);
+    }
   }
 }
 

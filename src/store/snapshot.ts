@@ -132,7 +132,10 @@ export const SnapshotSchema = z.object({
       minute: z.array(ms),
       payout_attempts: z.array(ms),
       payout_attempts_by_ip: z.array(z.tuple([str, z.array(ms)])),
-      payout_volume: z.array(z.object({ at: ms, reference: str })),
+      payout_volume: z.object({
+        entries: z.array(z.object({ at: ms, reference: str, amount: minor, counted: z.boolean() })),
+        dayStart: int, hourStart: int, daySum: minor, hourSum: minor,
+      }),
     }),
   }),
 });

@@ -8,6 +8,7 @@ import type { ClockMode } from "../engine/clock.js";
 import type { OutcomeRule, PayoutPlan, VtuPlan } from "../domain/outcomes.js";
 import type { TimelineEntry } from "../domain/timeline.js";
 import type { Timer } from "../domain/timers.js";
+import { emptyVolume, type VolumeWindow } from "../domain/volume.js";
 
 export type Capability = "payouts" | "vtu" | "virtual_cards" | "checkout";
 
@@ -277,8 +278,8 @@ export interface RateWindows {
   minute: number[];
   payoutAttempts: number[];
   payoutAttemptsByIp: Map<string, number[]>;
-  /** Payouts of the last 24 hours, for the hourly and daily amount limits. */
-  payoutVolume: Array<{ at: number; reference: string }>;
+  /** Payouts of the last 24 hours with running sums, for the hourly and daily amount limits. */
+  payoutVolume: VolumeWindow;
 }
 
 export interface TenantState {
@@ -335,6 +336,6 @@ export function emptyState(): TenantState {
     heldEvents: [],
     deliveries: [],
     timeline: [],
-    windows: { minute: [], payoutAttempts: [], payoutAttemptsByIp: new Map(), payoutVolume: [] },
+    windows: { minute: [], payoutAttempts: [], payoutAttemptsByIp: new Map(), payoutVolume: emptyVolume() },
   };
 }

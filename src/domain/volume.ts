@@ -1,0 +1,70 @@
+/**
+ * Payout volume over the rolling hour and day, kept as running sums over a time-ordered list (the
+ * merchant's clock never goes back), so checking a limit costs O(1) amortised instead of a scan of
+ * every recent payout. A failed payout gives its amount back to both windows.
+ */
+import type { Minor } from "./money.js";
+import { DAY, HOUR } from "./rate-limits.js";
+
+export interface VolumeEntry {
+  at: number;
+  reference: string;
+  amount: Minor;
+  counted: boolean;
+}
+
+export interface VolumeWindow {
+  entries: VolumeEntry[];
+  /** Index of the first entry inside the day window, and of the first inside the hour window. */
+  dayStart: number;
+  hourStart: number;
+  daySum: Minor;
+  hourSum: Minor;
+}
+
+export const emptyVolume = (): VolumeWindow => ({ entries: [], dayStart: 0, hourStart: 0, daySum: 0, hourSum: 0 });
+
+function slide(w: VolumeWindow, now: number): void {
+  const { entries } = w;
+  while (w.dayStart < entries.length && entries[w.dayStart]!.at <= now - DAY) {
+    const e = entries[w.dayStart++]!;
+    if (e.counted) w.daySum -= e.amount;
+  }
+  if (w.hourStart < w.dayStart) w.hourStart = w.dayStart;
+  while (w.hourStart < entries.length && entries[w.hourStart]!.at <= now - HOUR) {
+    const e = entries[w.hourStart++]!;
+    if (e.counted) w.hourSum -= e.amount;
+  }
+  // Drop what has left the day window once it is most of the list (amortised O(1)).
+  if (w.dayStart > 1024 && w.dayStart * 2 > entries.length) {
+    entries.splice(0, w.dayStart);
+    w.hourStart -= w.dayStart;
+    w.dayStart = 0;
+  }
+}
+
+export function volumeUsed(w: VolumeWindow, now: number): { hour: Minor; day: Minor } {
+  slide(w, now);
+  return { hour: w.hourSum, day: w.daySum };
+}
+
+export function recordVolume(w: VolumeWindow, now: number, reference: string, amount: Minor): void {
+  slide(w, now);
+  w.entries.push({ at: now, reference, amount, counted: true });
+  w.daySum += amount;
+  w.hourSum += amount;
+}
+
+/** A failed payout no longer counts toward either window (searched from the newest: failures are recent). */
+export function releaseVolume(w: VolumeWindow, reference: string): void {
+  for (let i = w.entries.length - 1; i >= w.dayStart; i--) {
+    const e = w.entries[i]!;
+    if (e.reference !== reference) continue;
+    if (e.counted) {
+      e.counted = false;
+      w.daySum -= e.amount;
+      if (i >= w.hourStart) w.hourSum -= e.amount;
+    }
+    return;
+  }
+}
