@@ -67,7 +67,11 @@ export function createApp(options: AppOptions) {
   const defaultLimit = limitTo(options.bodyLimitBytes ?? BODY_LIMIT_BYTES, "1 MB");
   const snapshotLimit = limitTo(SNAPSHOT_LIMIT_BYTES, "256 MB");
   // A restored snapshot holds a whole merchant, far more than any API request.
-  app.use("*", (c, next) => (c.req.path === "/sandbox/v1/snapshot" ? snapshotLimit(c, next) : defaultLimit(c, next)));
+  app.use("*", (c, next) => {
+    // GET and HEAD carry no body; skipping them also keeps the node adapter from building a full Request.
+    if (c.req.method === "GET" || c.req.method === "HEAD") return next();
+    return c.req.path === "/sandbox/v1/snapshot" ? snapshotLimit(c, next) : defaultLimit(c, next);
+  });
   app.use("/api/v1/*", jsonOnly());
   app.use("/api/v1/*", requireMerchant({ registry, trustProxy, accountRules: true }));
   app.use("/sandbox/v1/*", jsonOnly());

@@ -8,8 +8,8 @@ import { ApiError } from "./errors.js";
  */
 export const jsonOnly = (): MiddlewareHandler<AppEnv> =>
   async function jsonOnly(c, next) {
-    const length = c.req.header("content-length");
-    const hasBody = length !== undefined ? length !== "0" : c.req.raw.body !== null;
+    // Headers only: touching c.req.raw would make the node adapter build a full Request per call.
+    const hasBody = c.req.method !== "GET" && c.req.method !== "HEAD" && c.req.header("content-length") !== "0";
     const type = c.req.header("content-type")?.split(";")[0]?.trim().toLowerCase();
     if (hasBody && type && !/^application\/([\w.-]+\+)?json$/.test(type)) {
       throw new ApiError("UNSUPPORTED_MEDIA_TYPE", `Request bodies must be JSON (Content-Type: application/json), not ${type}.`);
