@@ -87,6 +87,7 @@ export const onError: ErrorHandler = (err, c) => {
     // Hono's own validators and body limit raise these for input the client got wrong.
     if (err.status === 413) return errorResponse(c, "PAYLOAD_TOO_LARGE", "The request body is larger than 1 MB.");
     if (err.status === 400) return errorResponse(c, "INVALID_JSON", "The request body is not valid JSON.");
+    if (err.status === 415) return errorResponse(c, "UNSUPPORTED_MEDIA_TYPE", "Request bodies must be JSON (Content-Type: application/json).");
   }
   // Anything else is our bug: log it with the request id, never show the stack to the caller.
   console.error(`[merchant-sandbox] request ${String(c.get("requestId"))} failed:`, err);

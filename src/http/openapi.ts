@@ -25,9 +25,13 @@ const ERROR_DESCRIPTIONS: Record<number, string> = {
   500: "INTERNAL_ERROR (a sandbox bug), with request_id",
 };
 
-/** Error responses every route can give (auth, limits, body size, a bug), plus the route's own. */
+/**
+ * Error responses every route can give, plus the route's own: any request can be refused for its
+ * body (400, 413, 415, even where none is expected), a parameter (422), auth (401, 403), limits
+ * (429), or meet a bug (500).
+ */
 export function errors(...statuses: number[]) {
-  const all = [...new Set([401, 403, 413, 429, 500, ...statuses])].sort();
+  const all = [...new Set([400, 401, 403, 413, 415, 422, 429, 500, ...statuses])].sort();
   return Object.fromEntries(all.map((s) => [s, json(ErrorSchema, ERROR_DESCRIPTIONS[s] ?? "Error")])) as Record<
     number,
     ReturnType<typeof json<typeof ErrorSchema>>

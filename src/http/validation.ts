@@ -20,10 +20,12 @@ function valueAt(data: unknown, path: PropertyKey[]): unknown {
 }
 
 export function formatIssues(issues: Issue[], data: unknown, rootKey = "body"): Record<string, string[]> {
-  const errors: Record<string, string[]> = {};
+  // A Map, not a plain object: a field named "__proto__" or "constructor" must not hit Object.prototype.
+  const errors = new Map<string, string[]>();
   const add = (key: string, message: string) => {
-    const list = (errors[key] ??= []);
+    const list = errors.get(key) ?? [];
     if (!list.includes(message)) list.push(message);
+    errors.set(key, list);
   };
   for (const issue of issues) {
     const key = issue.path.map(String).join(".");
@@ -34,7 +36,7 @@ export function formatIssues(issues: Issue[], data: unknown, rootKey = "body"): 
     const missing = issue.code === "invalid_type" && issue.path.length > 0 && valueAt(data, issue.path) === undefined;
     add(key || rootKey, missing ? `The ${key} field is required.` : issue.message);
   }
-  return errors;
+  return Object.fromEntries(errors);
 }
 
 const ROOT_KEYS: Record<string, string> = { json: "body", query: "query", param: "path", header: "headers" };

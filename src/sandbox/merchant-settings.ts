@@ -61,8 +61,9 @@ const WebhookSchema = z
   })
   .strict();
 
-export const MerchantSettingsSchema = z
-  .object({
+/** The settings' fields, shared by the two schemas below (one object each: `.extend` of a strict,
+ * named schema would document `allOf` of two closed objects, which no body can satisfy). */
+const settingsShape = {
     business_name: z.string().trim().min(1).max(100).optional(),
     capabilities: CapabilitiesSchema.optional(),
     kyc: z
@@ -78,12 +79,16 @@ export const MerchantSettingsSchema = z
     delays: DelaysSchema.optional(),
     webhook: WebhookSchema.optional(),
     clock: ClockSchema.optional(),
+};
+
+export const MerchantSettingsSchema = z.object(settingsShape).strict().openapi("MerchantSettings");
+
+export const NewMerchantSchema = z
+  .object({
+    ...settingsShape,
+    wallet_balance: amount({ min: 0 }).optional().openapi({ description: `Opening balance in Naira (default ${DEFAULTS.wallet_balance}).` }),
   })
   .strict()
-  .openapi("MerchantSettings");
-
-export const NewMerchantSchema = MerchantSettingsSchema.extend({
-  wallet_balance: amount({ min: 0 }).optional().openapi({ description: `Opening balance in Naira (default ${DEFAULTS.wallet_balance}).` }),
-}).openapi("NewMerchant");
+  .openapi("NewMerchant");
 
 export type NewMerchantInput = z.infer<typeof NewMerchantSchema>;

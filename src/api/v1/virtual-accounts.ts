@@ -26,7 +26,8 @@ const CreateVirtualAccount = z
     cac_number: z
       .string()
       .trim()
-      .regex(/^(RC|BN)\d{1,8}$/i, { message: "Must start with RC or BN followed by digits, e.g. RC1234567." })
+      // No regex flags: the pattern is also the OpenAPI document's, and JSON Schema has no flags.
+      .regex(/^([Rr][Cc]|[Bb][Nn])\d{1,8}$/, { message: "Must start with RC or BN followed by digits, e.g. RC1234567." })
       .optional(),
   })
   .superRefine(
