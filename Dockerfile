@@ -27,5 +27,5 @@ USER node
 EXPOSE 4010
 HEALTHCHECK --interval=10s --timeout=3s --start-period=5s \
   CMD node -e "fetch('http://127.0.0.1:4010/health').then(r => process.exit(r.ok ? 0 : 1), () => process.exit(1))"
-ENTRYPOINT ["node", "dist/main.js"]
+ENTRYPOINT ["node", "dist/cli.mjs"]
 CMD ["start"]

@@ -74,7 +74,7 @@ async function measure(request) {
 
 // ---- the contenders ---------------------------------------------------------------------------------
 
-const SANDBOX = (extra = []) => ({ cmd: process.execPath, args: [join(ROOT, "dist/main.js"), "start", ...extra] });
+const SANDBOX = (extra = []) => ({ cmd: process.execPath, args: [join(ROOT, "dist/cli.mjs"), "start", ...extra] });
 
 async function startSandbox(extraArgs = []) {
   const p = port();
@@ -251,7 +251,7 @@ for (const peer of PEERS(peerDir)) {
 // Cold start: spawn to first 200
 const coldTargets = [
   { name: "Bare Hono (built)", start: (p) => ({ server: spawnServer(process.execPath, [join(HERE, "baseline.mjs"), String(p)]), url: `http://127.0.0.1:${p}/` }) },
-  { name: "merchant-sandbox (built)", start: (p) => ({ server: spawnServer(process.execPath, [join(ROOT, "dist/main.js"), "start", "--port", String(p)]), url: `http://127.0.0.1:${p}/api/v1/wallet/balance`, headers: DEMO }) },
+  { name: "merchant-sandbox (built)", start: (p) => ({ server: spawnServer(process.execPath, [join(ROOT, "dist/cli.mjs"), "start", "--port", String(p)]), url: `http://127.0.0.1:${p}/api/v1/wallet/balance`, headers: DEMO }) },
   ...PEERS(peerDir).map((peer) => ({ name: peer.name, start: (p) => ({ server: spawnServer(peer.cmd, peer.args(p)), url: `http://127.0.0.1:${p}/api/v1/wallet/balance`, headers: DEMO }) })),
 ];
 for (const target of coldTargets) {

@@ -17,11 +17,11 @@ describe("production-only install (the Docker runtime stage)", () => {
   it("starts with the image's command and serves the demo merchant", async () => {
     const dockerfile = readFileSync("Dockerfile", "utf8");
     expect(dockerfile).toContain("npm ci --omit=dev --ignore-scripts");
-    expect(dockerfile).toContain('ENTRYPOINT ["node", "dist/main.js"]');
+    expect(dockerfile).toContain('ENTRYPOINT ["node", "dist/cli.mjs"]');
     for (const item of ["package.json", "package-lock.json", "dist", "fixtures", "scenarios"]) cpSync(item, join(dir, item), { recursive: true });
     execFileSync("npm", ["ci", "--omit=dev", "--ignore-scripts", "--prefer-offline", "--no-audit", "--no-fund"], { cwd: dir, stdio: "ignore" });
 
-    const child = spawn(process.execPath, ["dist/main.js", "start"], {
+    const child = spawn(process.execPath, ["dist/cli.mjs", "start"], {
       cwd: dir,
       env: { ...process.env, NODE_ENV: "production", MERCHANT_SANDBOX_HOST: "127.0.0.1", MERCHANT_SANDBOX_PORT: "0" },
       stdio: ["ignore", "pipe", "pipe"],

@@ -2,14 +2,25 @@
  * Fixtures are data: JSON files in `fixtures/`, validated here at load so a broken edit fails at start
  * with the file and field named. `dir` can point at a replacement set.
  */
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { z } from "zod";
 import { NETWORKS, type Catalog } from "../domain/catalog.js";
 import { NewMerchantSchema } from "../sandbox/merchant-settings.js";
 
-export const DEFAULT_FIXTURES_DIR = fileURLToPath(new URL("../../fixtures/", import.meta.url));
+/**
+ * The bundled fixtures: the nearest `fixtures/` folder above this module. Found by walking up, so it
+ * works from src/ (tests), dist/ (the library) and the single-file CLI bundle alike.
+ */
+export const DEFAULT_FIXTURES_DIR = findFixtures(dirname(fileURLToPath(import.meta.url)));
+
+function findFixtures(from: string): string {
+  for (let dir = from; ; dir = dirname(dir)) {
+    if (existsSync(join(dir, "fixtures", "banks.json"))) return join(dir, "fixtures");
+    if (dirname(dir) === dir) return join(from, "fixtures"); // not found: the load names the path
+  }
+}
 
 const unique = <T>(key: (item: T) => unknown, what: string) => (items: T[], ctx: z.RefinementCtx) => {
   const seen = new Set<unknown>();
