@@ -284,6 +284,57 @@ for (const [label, extra] of [["in memory", () => []], ["--data", () => ["--data
 
 // ---- report ---------------------------------------------------------------------------------------
 
+/** Each target of the benchmark issue, measured, with what bounds it when missed. */
+function targets() {
+  const get = (name) => results.throughput.find((r) => r.name === name && !r.failed);
+  const ourGet = get("merchant-sandbox (in memory): GET /api/v1/wallet/balance")?.rps ?? 0;
+  const ourPost = get("merchant-sandbox (in memory): POST /api/v1/payout/transfer")?.rps ?? 0;
+  const cold = results.cold.find((c) => c.name === "merchant-sandbox (built)")?.ms ?? Infinity;
+  const p99 = (label) => results.growth.find((g) => g.label === label && g.records === 100_000)?.p99 ?? Infinity;
+  const list = [
+    {
+      target: "Authenticated GET >= 70% of bare Hono",
+      measured: `${((ourGet / baseline) * 100).toFixed(0)}%`,
+      met: ourGet >= 0.7 * baseline,
+      note: "Per-request work bare Hono does not do: request id, auth (two SHA-256 digests and a constant-time compare), the per-minute window, the realtime catch-up and re-arm hooks, the zod-openapi route stack and the JSON view. Next: merge the middlewares into one pipeline function and skip the clock hooks for manual-clock merchants.",
+    },
+    ...results.throughput
+      .filter((r) => r.peer && !r.failed)
+      .map((r) => ({
+        target: `>= 8x ${r.name.split(":")[0]} on the same GET`,
+        measured: `${(ourGet / r.rps).toFixed(1)}x`,
+        met: ourGet >= 8 * r.rps,
+        note: "The peer serves one static stub with no auth and no state; the ratio is bounded by our GET path (see the first row). Next: the same GET work.",
+      })),
+    {
+      target: "Payout POST >= 35% of bare Hono's GET",
+      measured: `${((ourPost / baseline) * 100).toFixed(0)}%`,
+      met: ourPost >= 0.35 * baseline,
+      note: "A POST reads and validates a JSON body (zod), draws identifiers, posts two ledger entries, plans the outcome and schedules a timer. Next: profile the zod object parse and the body read of @hono/node-server.",
+    },
+    {
+      target: "Cold start < 300 ms",
+      measured: `${Math.round(cold)} ms`,
+      met: cold < 300,
+      note: "The CLI is one esbuild bundle already (from ~700 ms). What is left is parsing 1.5 MB and building every zod schema and route at start. Next: build the route schemas lazily, split the bundle (YAML, lowdb and the docs only when used), and use V8's compile cache (Node 22+).",
+    },
+    { target: "100,000 timers advanced in < 1 s", measured: `${results.scale.timers.ms} ms`, met: results.scale.timers.ms < 1000, note: "" },
+    {
+      target: "p99 payout latency with 100k records < 20 ms (in memory)",
+      measured: `${p99("in memory")} ms`,
+      met: p99("in memory") < 20,
+      note: "Latency under 10 concurrent connections is queueing behind the other requests (the work per payout does not grow with the records). Next: the POST path work above.",
+    },
+    {
+      target: "p99 payout latency with 100k records < 50 ms (--data)",
+      measured: `${p99("--data")} ms`,
+      met: p99("--data") < 50,
+      note: "Each batched write serialises the merchant's whole file (all 100k records), so one write takes about a second at that size and every acknowledged response waits for it. Next: an append-only journal per merchant (one JSON line per change, compacted into the snapshot in the background), so a write costs the change, not the state.",
+    },
+  ];
+  return list;
+}
+
 const fmt = (n) => Math.round(n).toLocaleString("en-US");
 const prismGet = results.throughput.find((r) => r.name.startsWith("Stoplight Prism"))?.rps;
 const ourGet = results.throughput.find((r) => r.name === "merchant-sandbox (in memory): GET /api/v1/wallet/balance")?.rps;
@@ -322,8 +373,9 @@ const lines = [
   "",
   "## Against the targets",
   "",
-  ourGet ? `- Authenticated GET is ${(ourGet / baseline * 100).toFixed(0)}% of bare Hono (target >= 70%).` : "",
-  ...results.throughput.filter((r) => r.peer && !r.failed).map((r) => `- vs ${r.name.split(":")[0]}: ${(ourGet / r.rps).toFixed(1)}x (target >= 8x).`),
+  "| Target | Measured | Met? | What bounds it, and the next step |",
+  "|---|---|---|---|",
+  ...targets().map((t) => `| ${t.target} | ${t.measured} | ${t.met ? "yes" : "**no**"} | ${t.met ? "" : t.note} |`),
 ];
 writeFileSync(join(HERE, "RESULTS.md"), lines.join("\n") + "\n");
 rmSync(work, { recursive: true, force: true });
