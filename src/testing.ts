@@ -4,12 +4,12 @@
  * merchant (manual clock) whose webhooks go to a built-in receiver, so tests stay isolated.
  */
 import { serve, type ServerType } from "@hono/node-server";
-import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { createApp } from "./app.js";
 import { createRuntime } from "./engine/runtime.js";
 import type { NewMerchantInput } from "./sandbox/merchant-settings.js";
 import { buildRegistry } from "./server.js";
+import { startWebhookReceiver } from "./webhooks/receiver.js";
 import { verifyWebhookSignature } from "./webhooks/sign.js";
 
 export interface Webhook {
@@ -114,14 +114,31 @@ export async function startSandbox(options: StartOptions = {}): Promise<Sandbox>
   };
 }
 
-function startReceiver() {
+/** The built-in receiver: verifies each delivery and hands it to the oldest matching `nextWebhook` waiter. */
+async function startReceiver() {
   const queue: Webhook[] = [];
   const waiters: Array<{ type?: string; resolve: (w: Webhook) => void }> = [];
   const state = {
-    url: "",
     secret: "",
     signature: { signature_algorithm: "sha256", signature_encoding: "hex" } as { signature_algorithm: "sha256" | "sha512"; signature_encoding: "hex" | "base64" },
-    server: undefined as Server | undefined,
+  };
+  const receiver = await startWebhookReceiver({
+    onDelivery: (d) => {
+      if (d.body === null || typeof d.body !== "object") return;
+      const raw = d.raw.toString("utf8");
+      const verified = verifyWebhookSignature(d.raw, d.signature, state.secret, {
+        algorithm: state.signature.signature_algorithm,
+        encoding: state.signature.signature_encoding,
+      });
+      const webhook: Webhook = { ...(d.body as Omit<Webhook, "raw" | "signature" | "verified">), raw, signature: d.signature, verified };
+      const waiter = waiters.findIndex((w) => !w.type || w.type === webhook.event);
+      if (waiter >= 0) waiters.splice(waiter, 1)[0]!.resolve(webhook);
+      else queue.push(webhook);
+    },
+  });
+  return Object.assign(state, {
+    url: `${receiver.url}/webhooks`,
+    close: receiver.close,
     next(type: string | undefined, timeout: number): Promise<Webhook> {
       const index = queue.findIndex((w) => !type || w.event === type);
       if (index >= 0) return Promise.resolve(queue.splice(index, 1)[0]!);
@@ -140,36 +157,5 @@ function startReceiver() {
         waiters.push(waiter);
       });
     },
-    close: () => new Promise<void>((resolve) => state.server!.close(() => resolve())),
-  };
-  const server = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on("data", (c: Buffer) => chunks.push(c));
-    req.on("end", () => {
-      const raw = Buffer.concat(chunks).toString("utf8");
-      const signature = req.headers["x-webhook-signature"] as string | undefined;
-      res.writeHead(200).end("ok");
-      let body: { event: string; nonce: string; sent_at: string; data: Record<string, unknown> };
-      try {
-        body = JSON.parse(raw);
-      } catch {
-        return;
-      }
-      const verified = verifyWebhookSignature(raw, signature, state.secret, {
-        algorithm: state.signature.signature_algorithm,
-        encoding: state.signature.signature_encoding,
-      });
-      const webhook: Webhook = { ...body, raw, signature, verified };
-      const waiter = waiters.findIndex((w) => !w.type || w.type === webhook.event);
-      if (waiter >= 0) waiters.splice(waiter, 1)[0]!.resolve(webhook);
-      else queue.push(webhook);
-    });
   });
-  state.server = server;
-  return new Promise<typeof state>((resolve) =>
-    server.listen(0, "127.0.0.1", () => {
-      state.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/webhooks`;
-      resolve(state);
-    }),
-  );
 }

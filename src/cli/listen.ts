@@ -2,9 +2,9 @@
  * `merchant-sandbox listen`: a local webhook receiver for developers without one yet (like
  * `stripe listen`). Prints each event and whether its signature verifies, and answers 200.
  */
-import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
+import type { Server } from "node:http";
 import { parseArgs } from "node:util";
+import { startWebhookReceiver } from "../webhooks/receiver.js";
 import { verifyWebhookSignature, type SignatureOptions } from "../webhooks/sign.js";
 
 export interface ListenOptions extends SignatureOptions {
@@ -48,35 +48,24 @@ export function parseListenArgs(argv: string[], env: NodeJS.ProcessEnv): { optio
 
 export async function listen(options: ListenOptions): Promise<{ url: string; server: Server }> {
   const write = options.write ?? ((line: string) => process.stdout.write(line + "\n"));
-  const server = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on("data", (c: Buffer) => chunks.push(c));
-    req.on("end", () => {
-      const raw = Buffer.concat(chunks);
-      const signature = req.headers["x-webhook-signature"] as string | undefined;
+  const receiver = await startWebhookReceiver({
+    host: options.host,
+    port: options.port,
+    answer: () => ({ status: 200, body: JSON.stringify({ received: true }) }),
+    onDelivery: (d) => {
       const verdict = !options.secret
         ? "not checked (no --secret)"
-        : verifyWebhookSignature(raw, signature, options.secret, options)
+        : verifyWebhookSignature(d.raw, d.signature, options.secret, options)
           ? "valid"
           : "INVALID";
-      let summary = `${req.method} ${req.url}`;
-      let pretty = raw.toString("utf8");
-      try {
-        const body = JSON.parse(pretty) as { event?: string; nonce?: string; data?: { transaction_id?: string } };
-        summary = `${body.event ?? "(no event)"} transaction_id=${body.data?.transaction_id ?? "-"} nonce=${body.nonce ?? "-"}`;
-        pretty = JSON.stringify(body, null, 2);
-      } catch {
-        // not JSON: printed as received
-      }
+      const body = d.body as { event?: string; nonce?: string; data?: { transaction_id?: string } } | string;
+      const summary =
+        typeof body === "object" && body !== null
+          ? `${body.event ?? "(no event)"} transaction_id=${body.data?.transaction_id ?? "-"} nonce=${body.nonce ?? "-"}`
+          : `POST ${d.path}`;
       write(`[${new Date().toISOString()}] ${summary}  signature: ${verdict}`);
-      write(pretty);
-      res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ received: true }));
-    });
+      write(typeof body === "object" && body !== null ? JSON.stringify(body, null, 2) : body);
+    },
   });
-  await new Promise<void>((resolve, reject) => {
-    server.once("error", reject);
-    server.listen(options.port, options.host, () => resolve());
-  });
-  const { port } = server.address() as AddressInfo;
-  return { url: `http://${options.host}:${port}`, server };
+  return { url: receiver.url, server: receiver.server };
 }

@@ -3,13 +3,12 @@
  * the real HTTP app (`app.request`), reporting pass or fail per step with a diff. Merchants with
  * `webhook_capture` get a local receiver on an ephemeral port, so webhooks are really delivered.
  */
-import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
 import { createApp } from "../app.js";
 import { createRuntime } from "../engine/runtime.js";
 import { loadCatalog } from "../store/fixtures.js";
 import { Registry } from "../store/registry.js";
 import type { Tenant } from "../store/tenant.js";
+import { startWebhookReceiver, type WebhookReceiver } from "../webhooks/receiver.js";
 import { verifyWebhookSignature } from "../webhooks/sign.js";
 import { loadScenario } from "./load.js";
 import { mismatches, pick, substitute } from "./match.js";
@@ -31,31 +30,14 @@ export interface ScenarioReport {
   final: Record<string, { events: unknown[]; ledger: unknown[]; timeline: unknown[] }>;
 }
 
-interface Capture {
-  server: Server;
-  url: string;
-  received: Array<{ body: any; raw: Buffer; signature: string | undefined }>;
-}
+type Capture = WebhookReceiver & { hooks: string };
 
+/** A merchant's `webhook_capture`: a real receiver failing the first `failFirst` deliveries. */
 async function startCapture(failFirst: number): Promise<Capture> {
-  const received: Capture["received"] = [];
-  const server = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on("data", (c: Buffer) => chunks.push(c));
-    req.on("end", () => {
-      const raw = Buffer.concat(chunks);
-      let body: unknown = null;
-      try {
-        body = JSON.parse(raw.toString("utf8"));
-      } catch {
-        body = raw.toString("utf8");
-      }
-      received.push({ body, raw, signature: req.headers["x-webhook-signature"] as string | undefined });
-      res.writeHead(received.length <= failFirst ? 500 : 200).end(received.length <= failFirst ? "failing on purpose" : "ok");
-    });
+  const receiver = await startWebhookReceiver({
+    answer: (n) => (n < failFirst ? { status: 500, body: "failing on purpose" } : { status: 200 }),
   });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", () => resolve()));
-  return { server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/webhooks`, received };
+  return { ...receiver, hooks: `${receiver.url}/webhooks` };
 }
 
 export async function runScenario(scenario: Scenario, source: string, options: { fixturesDir?: string } = {}): Promise<ScenarioReport> {
@@ -68,7 +50,7 @@ export async function runScenario(scenario: Scenario, source: string, options: {
     for (const [alias, m] of Object.entries(scenario.merchants)) {
       if (m.webhook_capture) captures.set(alias, await startCapture(m.webhook_capture.fail_first));
     }
-    const captureUrls = Object.fromEntries([...captures].map(([alias, c]) => [alias, c.url]));
+    const captureUrls = Object.fromEntries([...captures].map(([alias, c]) => [alias, c.hooks]));
     const loaded = loadScenario(registry, scenario, { source, captureUrls, seededKeys: true });
     const vars: Record<string, unknown> = { ...loaded.vars };
     const only = loaded.merchants.size === 1 ? [...loaded.merchants.keys()][0] : undefined;
@@ -161,7 +143,7 @@ export async function runScenario(scenario: Scenario, source: string, options: {
     return { name: scenario.name, source, ok: steps.every((s) => s.ok), steps, final };
   } finally {
     runtime.stop();
-    await Promise.all([...captures.values()].map((c) => new Promise((resolve) => c.server.close(resolve))));
+    await Promise.all([...captures.values()].map((c) => c.close()));
   }
 }
 
