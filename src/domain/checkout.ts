@@ -94,6 +94,21 @@ export function checkoutLinks(baseUrl: string, c: Checkout) {
   };
 }
 
+/** The create response: the spec's top-level fields and the link's identifiers. */
+export function checkoutCreatedView(baseUrl: string, c: Checkout) {
+  return {
+    success: true as const,
+    ...checkoutLinks(baseUrl, c),
+    reference: c.reference,
+    order_no: c.transaction_id,
+    amount: toMajor(c.amount),
+    currency: "NGN" as const,
+    status: "pending" as const,
+    expires_at: iso(c.expires_at),
+    paid_at: null,
+  };
+}
+
 export function checkoutView(c: Checkout, now: number) {
   return {
     reference: c.reference,

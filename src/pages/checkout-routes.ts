@@ -6,13 +6,18 @@ import { Hono, type Context } from "hono";
 import { html } from "hono/html";
 import { checkoutStatus, payCheckout } from "../domain/checkout.js";
 import { DomainError } from "../domain/errors.js";
-import { hasAtMostTwoDecimals, toMajor, toMinor } from "../domain/money.js";
+import { z } from "@hono/zod-openapi";
+import { toMajor, toMinor } from "../domain/money.js";
 import type { ClockDriver } from "../engine/clock-driver.js";
 import { errorResponse } from "../http/errors.js";
+import { amount as amountSchema } from "../http/schemas.js";
+import { formatIssues } from "../http/validation.js";
 import type { Registry } from "../store/registry.js";
 import { contextOf, type Tenant } from "../store/tenant.js";
 import type { Checkout } from "../store/types.js";
 import { LinkPage, type LinkPageData } from "./checkout-page.js";
+
+const SimulateBody = z.object({ amount: amountSchema({ min: 0.01, max: 1e10 }).optional() });
 
 export interface PageDeps {
   registry: Registry;
@@ -75,18 +80,18 @@ export function checkoutPages(deps: PageDeps) {
     .post("/pay/:reference/simulate", async (c) => {
       const found = lookup(c);
       if (!found) return errorResponse(c, "NOT_FOUND", "No such payment link.");
-      let amount: number | undefined;
+      // The same amount rule as the control API's pay lever, through the same schema and error format.
+      let raw: unknown;
       try {
-        const body = (await c.req.json()) as { amount?: unknown };
-        if (body.amount !== undefined) {
-          if (typeof body.amount !== "number" || !(body.amount > 0) || !hasAtMostTwoDecimals(body.amount) || body.amount > 1e10) {
-            return errorResponse(c, "VALIDATION_ERROR", "The given data was invalid.", { errors: { amount: ["Must be a positive amount with at most two decimals."] } });
-          }
-          amount = body.amount;
-        }
+        raw = await c.req.json();
       } catch {
         return errorResponse(c, "INVALID_JSON", "The request body is not valid JSON.");
       }
+      const parsed = SimulateBody.safeParse(raw);
+      if (!parsed.success) {
+        return errorResponse(c, "VALIDATION_ERROR", "The given data was invalid.", { errors: formatIssues(parsed.error.issues, raw) });
+      }
+      const amount = parsed.data.amount;
       const { tenant } = found;
       try {
         payCheckout(contextOf(tenant), tenant.state, found.checkout.reference, amount === undefined ? undefined : toMinor(amount));

@@ -1,5 +1,6 @@
 /** The merchant's clock through the control API, and reset. */
 import { createRoute, z } from "@hono/zod-openapi";
+import { DURATION_PATTERN, durationMs } from "../domain/duration.js";
 import { fieldError } from "../domain/errors.js";
 import { toMinor } from "../domain/money.js";
 import { fundWallet } from "../domain/wallet.js";
@@ -12,7 +13,6 @@ import { emptyState } from "../store/types.js";
 import { Merchant, merchantResponse } from "./merchants.js";
 
 const tags = ["Sandbox"];
-const UNIT_MS = { s: 1_000, m: 60_000, h: 3_600_000, d: 86_400_000 } as const;
 const MAX_ADVANCE_MS = 10 * 365 * 86_400_000;
 
 const ClockState = z
@@ -34,7 +34,7 @@ const Advance = z
     seconds: z.number().min(0).max(MAX_ADVANCE_MS / 1000).optional().openapi({ description: "0 only waits for webhook attempts in flight" }),
     by: z
       .string()
-      .regex(/^\d+(\.\d+)?(s|m|h|d)$/, { message: 'Use a number and a unit s, m, h or d, e.g. "30m", "2h", "1d".' })
+      .regex(DURATION_PATTERN, { message: 'Use a number and a unit s, m, h or d, e.g. "30m", "2h", "1d".' })
       .optional(),
     to: z.iso.datetime({ offset: true }).optional(),
   })
@@ -51,11 +51,7 @@ function targetOf(now: number, req: z.infer<typeof Advance>): number {
     if (to < now) throw fieldError("to", "The clock never goes backwards: give a time at or after the current sim time.");
     return to;
   }
-  let ms = (req.seconds ?? 0) * 1000;
-  if (req.by !== undefined) {
-    const unit = req.by.slice(-1) as keyof typeof UNIT_MS;
-    ms = Number(req.by.slice(0, -1)) * UNIT_MS[unit];
-  }
+  const ms = req.by !== undefined ? durationMs(req.by) : (req.seconds ?? 0) * 1000;
   if (ms > MAX_ADVANCE_MS) throw fieldError(req.by !== undefined ? "by" : "seconds", "At most 10 years at a time.");
   return now + Math.round(ms);
 }

@@ -1,6 +1,7 @@
 /** The merchant's event log, its webhook delivery log, and redelivery. */
 import { createRoute, z } from "@hono/zod-openapi";
 import { DomainError } from "../domain/errors.js";
+import { iso, isoOrNull } from "../domain/context.js";
 import { EVENT_TYPES } from "../domain/events.js";
 import type { WebhookDispatcher } from "../webhooks/dispatcher.js";
 import { errors, json, security } from "../http/openapi.js";
@@ -8,7 +9,6 @@ import { router } from "../http/validation.js";
 import type { WebhookDelivery, WebhookEvent } from "../store/types.js";
 
 const tags = ["Sandbox"];
-const isoOrNull = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
 
 const Event = z
   .object({
@@ -51,13 +51,13 @@ export const eventView = (e: WebhookEvent) => ({
   status: e.status,
   attempts: e.attempts,
   next_attempt_at: isoOrNull(e.next_attempt_at),
-  created_at: new Date(e.created_at).toISOString(),
+  created_at: iso(e.created_at),
   data: e.data,
 });
 
 export const deliveryView = (d: WebhookDelivery) => ({
   ...d,
-  sent_at: new Date(d.sent_at).toISOString(),
+  sent_at: iso(d.sent_at),
   next_retry_at: isoOrNull(d.next_retry_at),
 });
 

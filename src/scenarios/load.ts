@@ -8,6 +8,7 @@ import { parse as parseYaml, YAMLParseError } from "yaml";
 import type { z } from "zod";
 import { createCardholder, approveKyc, fundCard, issueCard } from "../domain/cards.js";
 import { createCheckout } from "../domain/checkout.js";
+import { durationMs } from "../domain/duration.js";
 import { DomainError } from "../domain/errors.js";
 import { toMinor } from "../domain/money.js";
 import { addRule } from "../domain/outcomes.js";
@@ -73,12 +74,9 @@ export function readScenarioFile(path: string): Scenario {
   return parseScenario(text, path);
 }
 
-const UNIT_MS = { s: 1_000, m: 60_000, h: 3_600_000, d: 86_400_000 } as const;
-
 /** "+5m" after `start`, or an absolute ISO time. */
 export function timeOf(at: string, start: number): number {
-  if (!at.startsWith("+")) return Date.parse(at);
-  return start + Math.round(Number(at.slice(1, -1)) * UNIT_MS[at.slice(-1) as keyof typeof UNIT_MS]);
+  return at.startsWith("+") ? start + durationMs(at.slice(1)) : Date.parse(at);
 }
 
 export interface LoadedScenario {

@@ -1,6 +1,6 @@
 import { createRoute, z } from "@hono/zod-openapi";
-import { checkoutLinks, checkoutView, createCheckout, findCheckout } from "../../domain/checkout.js";
-import { toMajor, toMinor } from "../../domain/money.js";
+import { checkoutCreatedView, checkoutLinks, checkoutView, createCheckout, findCheckout } from "../../domain/checkout.js";
+import { toMinor } from "../../domain/money.js";
 import { requireCapability } from "../../http/capability.js";
 import { body, errors, json, security } from "../../http/openapi.js";
 import { amount, email, text } from "../../http/schemas.js";
@@ -85,20 +85,7 @@ export function checkoutRoutes(opts: { publicUrl?: string }) {
       const tenant = c.var.tenant;
       const input = c.req.valid("json");
       const checkout = createCheckout(contextOf(tenant), tenant.state, { ...input, amount: toMinor(input.amount) });
-      return c.json(
-        {
-          success: true as const,
-          ...checkoutLinks(baseOf(c.req.url), checkout),
-          reference: checkout.reference,
-          order_no: checkout.transaction_id,
-          amount: toMajor(checkout.amount),
-          currency: "NGN" as const,
-          status: "pending" as const,
-          expires_at: new Date(checkout.expires_at).toISOString(),
-          paid_at: null,
-        },
-        200,
-      );
+      return c.json(checkoutCreatedView(baseOf(c.req.url), checkout), 200);
     })
     .openapi(status, (c) => {
       const tenant = c.var.tenant;
