@@ -1,4 +1,5 @@
 # Build stage: full install (dev dependencies for the TypeScript compiler), then compile to dist/.
+# node:20-slim ships npm 10: the lockfile is checked against it in test/regressions/npm10-refuses-lockfile.test.ts.
 FROM node:20-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json tsconfig.json tsconfig.build.json ./
@@ -7,7 +8,7 @@ COPY fixtures ./fixtures
 COPY tools ./tools
 RUN npm ci --no-audit --no-fund
 
-# Runtime stage: production dependencies only, built output and fixtures, non-root user.
+# Runtime stage: production dependencies only, built output and assets, non-root user.
 FROM node:20-slim
 ENV NODE_ENV=production \
     MERCHANT_SANDBOX_HOST=0.0.0.0 \
@@ -19,7 +20,11 @@ COPY --from=build /app/dist ./dist
 COPY fixtures ./fixtures
 COPY scenarios ./scenarios
 COPY examples ./examples
-# State survives container restarts when /data is a volume (docker run -v sandbox-data:/data ...).
+COPY vendor ./vendor
+COPY LICENSE ./
+# State survives container restarts when /data is a volume (docker run -v sandbox-data:/data ...). The
+# image runs as uid 1000 (node): a host folder on /data must be writable by it, or run with
+# --user "$(id -u):$(id -g)" (README, Docker).
 RUN mkdir -p /data && chown node:node /data
 ENV MERCHANT_SANDBOX_DATA=/data
 VOLUME ["/data"]

@@ -16,7 +16,12 @@ export const SettingsSchema = z
     host: z.string().min(1).default("127.0.0.1").describe("Address to listen on"),
     port: z.coerce.number().int().min(0).max(65535).default(4010).describe("Port to listen on (0 = any free port)"),
     trust_proxy: bool.default(false).describe("Take the client IP from X-Forwarded-For (only behind your own proxy)"),
-    public_url: z.url().optional().describe("Base URL for payment_link/checkout_url (default: the request's origin)"),
+    public_url: z
+      .url({ protocol: /^https?$/, message: "Must be an http(s) URL, e.g. https://sandbox.example.com" })
+      // Links are built as `${public_url}/pay/...`: a trailing slash would double it.
+      .transform((url) => url.replace(/\/+$/, ""))
+      .optional()
+      .describe("Base URL for payment_link/checkout_url (default: the request's origin)"),
     seed: z.string().min(1).optional().describe("Seed for deterministic identifiers, account numbers and PANs"),
     fixtures: z.string().min(1).optional().describe("Folder with replacement fixture files (default: the bundled fixtures/)"),
     data: z.string().min(1).optional().describe("Folder for one lowdb JSON file per merchant (default: in memory only)"),
@@ -58,7 +63,9 @@ export function parseSettings(argv: string[], env: NodeJS.ProcessEnv, readFile?:
     if (!readFile) return { error: "a config file was given but cannot be read here" };
     let doc: unknown;
     try {
-      doc = parseYaml(readFile(configPath)); // YAML is a superset of JSON: both work
+      const text = readFile(configPath);
+      // A .json file is read as strict JSON: YAML would quietly accept a trailing comma or a comment.
+      doc = /\.json$/i.test(configPath) ? JSON.parse(text) : parseYaml(text);
     } catch (err) {
       return { error: `config file ${configPath} cannot be read: ${(err as Error).message.split("\n")[0]}` };
     }

@@ -1,9 +1,9 @@
 #!/usr/bin/env node
 /** CLI: `merchant-sandbox [start] [flags]`. Parses settings here, never at import time. */
+import { startBanner } from "./cli/banner.js";
 import { LISTEN_USAGE, listen, parseListenArgs } from "./cli/listen.js";
 import { readFileSync } from "node:fs";
 import { parseSettings, settingsHelp } from "./config.js";
-import type { Tenant } from "./store/tenant.js";
 import { readScenarioFile } from "./scenarios/load.js";
 import { formatReport, runScenario } from "./scenarios/runner.js";
 import { startServer } from "./server.js";
@@ -22,9 +22,10 @@ ${settingsHelp()}
 /** Resolves to an exit code, or to `undefined` while the server keeps the process alive. */
 async function main(argv: string[]): Promise<number | undefined> {
   const [command = "start", ...rest] = argv;
-  if (command === "listen") return runListen(rest);
-  if (command === "run") return runScenarios(rest);
-  if (command === "--help" || command === "-h" || rest.includes("--help")) {
+  const help = (args: string[]) => args.includes("--help") || args.includes("-h");
+  if (command === "listen") return runListen(rest, help(rest));
+  if (command === "run") return runScenarios(rest, help(rest));
+  if (command === "--help" || command === "-h" || help(rest)) {
     process.stdout.write(USAGE);
     return 0;
   }
@@ -38,31 +39,8 @@ async function main(argv: string[]): Promise<number | undefined> {
     return 2;
   }
   const sandbox = await startServer(parsed.settings);
-  const { data } = parsed.settings;
-  const lines = [
-    `merchant-sandbox listening on ${sandbox.url}`,
-    `  API base URL:   ${sandbox.url}/api/v1`,
-    `  API reference:  ${sandbox.url}/docs  (OpenAPI: ${sandbox.url}/openapi.json)`,
-    `  Dashboard:      ${sandbox.url}/dashboard`,
-    `  Data:           ${data ? `${data} (${sandbox.restored} merchant file(s) restored)` : "in memory (use --data DIR to keep state)"}`,
-  ];
-  const describe = (title: string, t: Tenant) => {
-    const clock = t.clock.settings();
-    lines.push(
-      `  ${title} ${t.id} (${t.config.business_name}), clock ${clock.mode}${clock.mode === "realtime" && clock.speed !== 1 ? ` x${clock.speed}` : ""}:`,
-      `    X-Api-Key:      ${t.config.api_key}`,
-      `    X-Api-Secret:   ${t.config.api_secret}`,
-      `    Webhook secret: ${t.config.webhook_secret}`,
-    );
-  };
-  for (const m of sandbox.demo) {
-    const tenant = sandbox.registry.get(m.merchant_id);
-    if (tenant) describe("Demo merchant", tenant);
-  }
-  for (const s of sandbox.scenarioMerchants) describe(`Scenario ${s.file} merchant "${s.alias}":`, s.tenant);
-  lines.push(`  New merchant:   curl -X POST ${sandbox.url}/sandbox/v1/merchants -H 'Content-Type: application/json' -d '{}'`);
-  process.stdout.write(lines.join("\n") + "\n");
-  // Graceful stop: no new connections, pending writes flushed, then exit.
+  // Graceful stop: no new connections, pending writes flushed, then exit. Armed before the banner:
+  // a supervisor may send SIGTERM as soon as it reads "listening on".
   const stop = () => {
     void sandbox.close().then(
       () => process.exit(0),
@@ -74,11 +52,12 @@ async function main(argv: string[]): Promise<number | undefined> {
   };
   process.once("SIGINT", stop);
   process.once("SIGTERM", stop);
+  process.stdout.write(startBanner(sandbox, parsed.settings.data));
   return undefined;
 }
 
-async function runScenarios(files: string[]): Promise<number> {
-  if (files.length === 0 || files.includes("--help")) {
+async function runScenarios(files: string[], help: boolean): Promise<number> {
+  if (files.length === 0 || help) {
     process.stdout.write("Usage: merchant-sandbox run scenarios/*.yaml\n\nLoads each scenario into a fresh in-process sandbox, runs its steps and prints pass/fail per step.\n");
     return files.length === 0 ? 2 : 0;
   }
@@ -97,8 +76,8 @@ async function runScenarios(files: string[]): Promise<number> {
   return failed > 0 ? 1 : 0;
 }
 
-async function runListen(argv: string[]): Promise<number | undefined> {
-  if (argv.includes("--help")) {
+async function runListen(argv: string[], help: boolean): Promise<number | undefined> {
+  if (help) {
     process.stdout.write(LISTEN_USAGE);
     return 0;
   }

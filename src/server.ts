@@ -3,11 +3,13 @@
  * scenarios), the runtime, the app; and serves it over HTTP until closed.
  */
 import { serve, type ServerType } from "@hono/node-server";
+import { createHash } from "node:crypto";
 import type { AddressInfo } from "node:net";
+import { resolve } from "node:path";
 import { createApp } from "./app.js";
 import type { Settings } from "./config.js";
 import { createRuntime } from "./engine/runtime.js";
-import { loadScenario, readScenarioFile } from "./scenarios/load.js";
+import { loadScenario, parseScenario, readScenarioText } from "./scenarios/load.js";
 import { FileStore } from "./store/file-store.js";
 import { loadCatalog, loadDemoMerchants, type FixtureMerchant } from "./store/fixtures.js";
 import { Registry } from "./store/registry.js";
@@ -17,12 +19,22 @@ export interface RunningSandbox {
   url: string;
   registry: Registry;
   demo: FixtureMerchant[];
-  /** Merchants loaded from `--scenario` files, by file and alias. */
-  scenarioMerchants: Array<{ file: string; alias: string; tenant: Tenant }>;
+  /** Merchants of the `--scenario` files, by file and alias: made now, or restored from `--data`. */
+  scenarioMerchants: ScenarioMerchant[];
   /** Merchants restored from `--data`. */
   restored: number;
   store?: FileStore;
   close(): Promise<void>;
+}
+
+export interface ScenarioMerchant {
+  file: string;
+  alias: string;
+  tenant: Tenant;
+  /** Restored from `--data` (made by an earlier start) rather than loaded now. */
+  restored: boolean;
+  /** Restored, and the file has changed since: its edits are not applied to the saved merchants. */
+  changed: boolean;
 }
 
 export function buildRegistry(settings: Pick<Settings, "seed" | "fixtures">, wall?: () => number) {
@@ -53,24 +65,17 @@ export async function startServer(settings: Settings): Promise<RunningSandbox> {
 
   const demo = loadDemoMerchants(settings.fixtures);
   const created = addDemoMerchants(registry, demo);
-  const scenarioMerchants: RunningSandbox["scenarioMerchants"] = [];
-  // With --data a scenario seeds the store once: on later starts its merchants are restored instead.
-  if (restored.length === 0) {
-    for (const file of settings.scenario) {
-      const loaded = loadScenario(registry, readScenarioFile(file), { source: file, seededKeys: false });
-      for (const [alias, tenant] of loaded.merchants) scenarioMerchants.push({ file, alias, tenant });
-    }
-  }
+  const scenarioMerchants = settings.scenario.flatMap((file) => scenarioMerchantsOf(registry, file));
   const persist = store ? (t: Tenant) => store.persist(t) : undefined;
-  if (persist) await Promise.all([...created, ...scenarioMerchants.map((s) => s.tenant)].map(persist));
+  if (persist) await Promise.all([...created, ...scenarioMerchants.filter((s) => !s.restored).map((s) => s.tenant)].map(persist));
 
   const runtime = createRuntime({ persist });
   const app = createApp({ registry, runtime, persist, trustProxy: settings.trust_proxy, publicUrl: settings.public_url });
   for (const tenant of registry.list()) runtime.driver.arm(tenant); // restored timers resume
 
-  const server: ServerType = await new Promise((resolve, reject) => {
-    const s = serve({ fetch: app.fetch, hostname: settings.host, port: settings.port }, () => resolve(s));
-    s.once("error", reject);
+  const server: ServerType = await new Promise((done, reject) => {
+    const s = serve({ fetch: app.fetch, hostname: settings.host, port: settings.port }, () => done(s));
+    s.once("error", (err) => reject(listenError(err as NodeJS.ErrnoException, settings)));
   });
   const { port } = server.address() as AddressInfo;
   const host = settings.host.includes(":") ? `[${settings.host}]` : settings.host;
@@ -87,4 +92,40 @@ export async function startServer(settings: Settings): Promise<RunningSandbox> {
       await store?.flush();
     },
   };
+}
+
+/**
+ * A `--scenario` file's merchants. With `--data` a file seeds the store once: when merchants made
+ * from this file were restored, they are kept as saved (and flagged if the file changed since);
+ * otherwise the file is loaded into new merchants, which remember the file and its digest.
+ */
+function scenarioMerchantsOf(registry: Registry, file: string): ScenarioMerchant[] {
+  const path = resolve(file);
+  const text = readScenarioText(file);
+  const digest = createHash("sha256").update(text).digest("hex");
+  const saved = registry.list().filter((t) => t.config.scenario_origin?.file === path);
+  if (saved.length > 0) {
+    return saved.map((tenant) => {
+      const origin = tenant.config.scenario_origin!;
+      return { file, alias: origin.alias, tenant, restored: true, changed: origin.digest !== digest };
+    });
+  }
+  const loaded = loadScenario(registry, parseScenario(text, file), { source: file, seededKeys: false, origin: { file: path, digest } });
+  return [...loaded.merchants].map(([alias, tenant]) => ({ file, alias, tenant, restored: false, changed: false }));
+}
+
+/** A listen failure in words that name the way out. */
+function listenError(err: NodeJS.ErrnoException, settings: Pick<Settings, "host" | "port">): Error {
+  const where = `${settings.host}:${settings.port}`;
+  switch (err.code) {
+    case "EADDRINUSE":
+      return new Error(`port ${settings.port} is already in use on ${settings.host}: stop the program using it, or choose another port with --port N or MERCHANT_SANDBOX_PORT (0 picks a free one)`);
+    case "EACCES":
+      return new Error(`not allowed to listen on ${where}: ports below 1024 need privileges; use a higher one, e.g. --port 4010`);
+    case "EADDRNOTAVAIL":
+    case "ENOTFOUND":
+      return new Error(`cannot listen on ${settings.host}: it is not an address of this machine; use --host 127.0.0.1 (this machine only) or --host 0.0.0.0 (every interface)`);
+    default:
+      return new Error(`cannot listen on ${where}: ${err.message}`);
+  }
 }

@@ -5,7 +5,8 @@
  */
 import { expect } from "vitest";
 import { createApp, type App } from "../src/app.js";
-import { buildRegistry } from "../src/server.js";
+import { parseSettings } from "../src/config.js";
+import { buildRegistry, startServer, type RunningSandbox } from "../src/server.js";
 import type { Registry } from "../src/store/registry.js";
 import type { Tenant } from "../src/store/tenant.js";
 import { checkResponse } from "./openapi-check.js";
@@ -140,3 +141,16 @@ export function expectError(res: Reply, status: number, code: string) {
 
 /** A valid NUBAN at a 3-digit bank (check digit computed by the CBN algorithm). */
 export { makeNuban } from "../src/domain/nuban.js";
+
+/** Starts a real server from CLI-style flags (port 0 unless given); `stopServers()` stops them all. */
+const servers: RunningSandbox[] = [];
+export async function startFromArgs(argv: string[]): Promise<RunningSandbox> {
+  const parsed = parseSettings(argv.includes("--port") ? argv : ["--port", "0", ...argv], {});
+  if ("error" in parsed) throw new Error(parsed.error);
+  const s = await startServer(parsed.settings);
+  servers.push(s);
+  return s;
+}
+export async function stopServers(): Promise<void> {
+  await Promise.all(servers.splice(0).map((s) => s.close()));
+}

@@ -26,7 +26,7 @@ import { Ajv2020 } from "ajv/dist/2020.js";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { harness, makeNuban, START, type Harness, type Merchant, type Reply } from "./helpers.js";
-import { openApiDocument } from "./openapi-check.js";
+import { documentAjv, openApiDocument } from "./openapi-check.js";
 
 const SEED = 424242;
 const NUM_RUNS = 40;
@@ -693,10 +693,7 @@ function plainPlan(op: Operation): Omit<RequestPlan, "body"> {
 let requestAjv: Ajv2020 | undefined;
 /** Why the document's request schema of `op` refuses `body`, or undefined when it allows it. */
 function requestSchemaRefuses(op: Operation, body: unknown): string | undefined {
-  if (!requestAjv) {
-    requestAjv = new Ajv2020({ strict: false, allErrors: true });
-    requestAjv.addSchema(DOC as object, "openapi.json");
-  }
+  requestAjv ??= documentAjv();
   const pointer = [op.template, op.method.toLowerCase()].map((p) => p.replace(/~/g, "~0").replace(/\//g, "~1")).join("/");
   const ref = `openapi.json#/paths/${pointer}/requestBody/content/application~1json/schema`;
   const validate = requestAjv.getSchema(ref) ?? requestAjv.compile({ $ref: ref });

@@ -18,6 +18,7 @@ describe("POST /sandbox/v1/merchants", () => {
         kyc: { bvn: null, nin: null },
         ip_allowlist: [],
         webhook_url: null,
+        webhook_capture: null,
         limits: {
           payout_min: 100,
           payout_max: 5_000_000,

@@ -103,13 +103,6 @@ describe("CLI", () => {
 });
 
 describe("start --scenario and --config", () => {
-  it("refuses webhook_capture at boot, naming the path", async () => {
-    const parsed = parseSettings(["--port", "0", "--scenario", "scenarios/01-virtual-account-funding.yaml"], {});
-    if ("error" in parsed) throw new Error(parsed.error);
-    // webhook_capture is for `run` only: the loader refuses it at boot with the path named.
-    await expect(startServer(parsed.settings)).rejects.toThrow("merchants.shop.webhook_capture");
-  });
-
   it("loads a scenario at boot; its merchant and objects are there", async () => {
     const { mkdtempSync, writeFileSync, readFileSync } = await import("node:fs");
     const { tmpdir } = await import("node:os");

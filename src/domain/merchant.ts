@@ -13,6 +13,7 @@ export interface MerchantSettings {
   kyc?: { bvn?: string | null; nin?: string | null };
   ip_allowlist?: string[];
   webhook_url?: string | null;
+  webhook_capture?: { fail_first: number } | null;
   limits?: Partial<Record<keyof MerchantLimits, number>>;
   card_funding_fee_usd?: number;
   usd_ngn_rate?: number;
@@ -87,6 +88,7 @@ export function newMerchantConfig(
     kyc: { bvn: null, nin: null },
     ip_allowlist: [],
     webhook_url: null,
+    webhook_capture: null,
     limits: limitsToMinor(DEFAULTS.limits) as MerchantLimits,
     card_funding_fee: toMinor(DEFAULTS.card_funding_fee_usd),
     usd_ngn_rate: DEFAULTS.usd_ngn_rate,
@@ -94,6 +96,7 @@ export function newMerchantConfig(
     delays: { ...DEFAULTS.delays },
     webhook: { ...DEFAULTS.webhook, retry_schedule_seconds: [...DEFAULTS.webhook.retry_schedule_seconds] },
     created_at: now,
+    scenario_origin: null,
   };
   return applySettings(base, settings);
 }
@@ -110,6 +113,7 @@ export function applySettings(config: MerchantConfig, settings: MerchantSettings
     },
     ip_allowlist: settings.ip_allowlist ?? config.ip_allowlist,
     webhook_url: settings.webhook_url !== undefined ? settings.webhook_url : config.webhook_url,
+    webhook_capture: settings.webhook_capture !== undefined ? settings.webhook_capture : config.webhook_capture,
     limits: { ...config.limits, ...limitsToMinor(definedOnly(settings.limits ?? {})) },
     card_funding_fee:
       settings.card_funding_fee_usd !== undefined ? toMinor(settings.card_funding_fee_usd) : config.card_funding_fee,
@@ -141,6 +145,7 @@ export function merchantView(config: MerchantConfig) {
     kyc: config.kyc,
     ip_allowlist: config.ip_allowlist,
     webhook_url: config.webhook_url,
+    webhook_capture: config.webhook_capture,
     limits,
     card_funding_fee_usd: toMajor(config.card_funding_fee),
     usd_ngn_rate: config.usd_ngn_rate,

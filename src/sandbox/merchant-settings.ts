@@ -73,6 +73,16 @@ const settingsShape = {
       .openapi({ description: "The merchant's own KYC identifiers, used for individual virtual accounts without bvn or nin." }),
     ip_allowlist: z.array(z.union([z.ipv4(), z.ipv6()])).max(100).optional().openapi({ description: "Empty = allowlisting off." }),
     webhook_url: z.url({ protocol: /^https?$/ }).max(2000).nullable().optional(),
+    webhook_capture: z
+      .object({ fail_first: z.number().int().min(0).max(100).default(0) })
+      .strict()
+      .nullable()
+      .optional()
+      .openapi({
+        description:
+          "The sandbox's own webhook receiver, used while webhook_url is null: deliveries are signed and logged as if sent, " +
+          "answered 500 for the first fail_first and 200 after. null = off.",
+      }),
     limits: LimitsSchema.optional(),
     card_funding_fee_usd: z.number().min(0).max(1000).optional(),
     usd_ngn_rate: z.number().positive().max(1_000_000).optional(),

@@ -24,6 +24,7 @@ export const Merchant = z
     kyc: z.object({ bvn: z.string().nullable(), nin: z.string().nullable() }),
     ip_allowlist: z.array(z.string()),
     webhook_url: z.string().nullable(),
+    webhook_capture: z.object({ fail_first: z.number().int() }).nullable(),
     limits: z.record(z.string(), z.number()),
     card_funding_fee_usd: z.number(),
     usd_ngn_rate: z.number(),

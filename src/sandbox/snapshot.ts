@@ -9,6 +9,12 @@ import { SnapshotSchema, toSnapshot } from "../store/snapshot.js";
 const tags = ["Sandbox"];
 const Snapshot = SnapshotSchema.openapi("Snapshot");
 
+/** What GET returns, PUT takes: the snapshot itself, or GET's whole `{ success, data }` body. */
+const SnapshotBody = z.preprocess(
+  (v) => (v !== null && typeof v === "object" && !("format" in v) && "data" in v ? (v as { data: unknown }).data : v),
+  Snapshot,
+);
+
 const read = createRoute({
   method: "get",
   path: "/snapshot",
@@ -24,7 +30,13 @@ const restore = createRoute({
   tags,
   security,
   summary: "Replace the merchant's state, settings and clock with a snapshot (the caller's keys are kept)",
-  request: { body: { required: true, content: { "application/json": { schema: Snapshot } } } },
+  request: {
+    body: {
+      required: true,
+      description: "The snapshot: the `data` of GET /sandbox/v1/snapshot, or that response's whole body as it came.",
+      content: { "application/json": { schema: SnapshotBody } },
+    },
+  },
   responses: { 200: json(z.object({ success: z.literal(true), message: z.string() }), "Restored"), ...errors(400, 413, 415, 422) },
 });
 

@@ -3,7 +3,7 @@ import { createRoute, z } from "@hono/zod-openapi";
 import { DomainError } from "../domain/errors.js";
 import { iso, isoOrNull } from "../domain/context.js";
 import { EVENT_TYPES } from "../domain/events.js";
-import type { WebhookDispatcher } from "../webhooks/dispatcher.js";
+import { deliveryTarget, type WebhookDispatcher } from "../webhooks/dispatcher.js";
 import { errors, json, security } from "../http/openapi.js";
 import { router } from "../http/validation.js";
 import type { WebhookDelivery, WebhookEvent } from "../store/types.js";
@@ -113,8 +113,8 @@ export function webhookRoutes(dispatcher: WebhookDispatcher) {
       const tenant = c.var.tenant;
       const event = tenant.state.events.get(c.req.valid("param").id);
       if (!event) throw new DomainError("NOT_FOUND", `No event ${c.req.valid("param").id}.`);
-      if (!tenant.config.webhook_url) {
-        throw new DomainError("INVALID_STATE", "No webhook_url is set for this merchant; set one with PATCH /sandbox/v1/merchant.");
+      if (!deliveryTarget(tenant.config)) {
+        throw new DomainError("INVALID_STATE", "No webhook_url is set for this merchant; set one (or webhook_capture) with PATCH /sandbox/v1/merchant.");
       }
       const delivery = await dispatcher.redeliver(tenant, event);
       return c.json({ success: true as const, data: deliveryView(delivery!) }, 200);

@@ -64,14 +64,16 @@ function explain(issue: z.core.$ZodIssue): { path: PropertyKey[]; message: strin
   return { path: issue.path, message: `expected exactly one of ${STEP_KINDS.join(", ")} (and optionally name)` };
 }
 
-export function readScenarioFile(path: string): Scenario {
-  let text: string;
+export function readScenarioText(path: string): string {
   try {
-    text = readFileSync(path, "utf8");
+    return readFileSync(path, "utf8");
   } catch (err) {
     throw new ScenarioError(path, "", `cannot be read: ${(err as Error).message}`);
   }
-  return parseScenario(text, path);
+}
+
+export function readScenarioFile(path: string): Scenario {
+  return parseScenario(readScenarioText(path), path);
 }
 
 /** "+5m" after `start`, or an absolute ISO time. */
@@ -88,10 +90,12 @@ export interface LoadedScenario {
 
 export interface LoadOptions {
   source: string;
-  /** Webhook URLs for merchants with `webhook_capture` (the runner's receivers). */
+  /** Webhook URLs for merchants with `webhook_capture` (the runner's receivers); without one, the built-in capture. */
   captureUrls?: Record<string, string>;
   /** Keys from the seed (a fresh runner) or from the registry's own generator (a running server). */
   seededKeys: boolean;
+  /** `start --scenario`: the file's path and text digest, recorded on each merchant it makes. */
+  origin?: { file: string; digest: string };
 }
 
 /** Loads everything or nothing: on an error the merchants it created are taken out again. */
@@ -135,7 +139,6 @@ function loadInto(registry: Registry, scenario: Scenario, opts: LoadOptions, mer
   for (const [alias, m] of Object.entries(scenario.merchants)) {
     const { api_key, api_secret, webhook_secret, webhook_capture, ...settings } = m;
     const path = `merchants.${alias}`;
-    if (webhook_capture && !opts.captureUrls?.[alias]) fail(`${path}.webhook_capture`, "webhook_capture works only with `merchant-sandbox run`");
     if ((api_key || api_secret) && !(api_key && api_secret)) fail(path, "give api_key and api_secret together");
     if (api_key && registry.findByApiKey(api_key)) fail(`${path}.api_key`, "another merchant already uses this key");
     const seed = scenario.seed === undefined ? undefined : `${scenario.seed}:${alias}`;
@@ -143,7 +146,13 @@ function loadInto(registry: Registry, scenario: Scenario, opts: LoadOptions, mer
     const tenant = registry.create(
       {
         ...settings,
-        webhook_url: opts.captureUrls?.[alias] ?? settings.webhook_url,
+        // `run` gives a capturing merchant a real local receiver; elsewhere the built-in capture
+        // answers instead (as in `run`, the capture wins over a webhook_url given beside it).
+        ...(webhook_capture
+          ? opts.captureUrls?.[alias]
+            ? { webhook_url: opts.captureUrls[alias], webhook_capture: null }
+            : { webhook_url: null, webhook_capture }
+          : {}),
         clock: { ...settings.clock, now: settings.clock?.now ?? scenario.start },
       },
       {
@@ -155,6 +164,7 @@ function loadInto(registry: Registry, scenario: Scenario, opts: LoadOptions, mer
       },
     );
     if (webhook_secret) tenant.config = { ...tenant.config, webhook_secret };
+    if (opts.origin) tenant.config = { ...tenant.config, scenario_origin: { ...opts.origin, alias } };
     merchants.set(alias, tenant);
   }
 

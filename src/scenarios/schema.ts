@@ -18,7 +18,10 @@ const Merchant = NewMerchantSchema.extend({
   api_key: z.string().min(16).max(100).optional(),
   api_secret: z.string().min(16).max(100).optional(),
   webhook_secret: z.string().min(16).max(100).optional(),
-  /** Runner only: a local receiver takes this merchant's webhooks; it fails the first `fail_first` requests. */
+  /**
+   * A receiver that answers 500 to the first `fail_first` deliveries, then 200: with `run`, a real local
+   * receiver whose deliveries `expect_webhook` checks; elsewhere, the sandbox's built-in capture.
+   */
   webhook_capture: z.object({ fail_first: z.number().int().min(0).max(100).default(0) }).strict().optional(),
 }).strict();
 

@@ -4,7 +4,7 @@
  * write is running, every change that asks to be saved waits for the single next write, which
  * serialises the state once for all of them.
  */
-import { mkdir, readdir } from "node:fs/promises";
+import { mkdir, readdir, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { DataFile } from "lowdb/node";
 import type { Tenant } from "./tenant.js";
@@ -28,9 +28,20 @@ export class FileStore {
     return join(this.dir, `${merchantId}.json`);
   }
 
-  /** Reads every merchant file. A file that cannot be read or is not a valid snapshot is an error naming it. */
+  /**
+   * Reads every merchant file. The folder is created if missing and checked to be writable first, so
+   * a folder the sandbox cannot use stops the start with what to do, not the first save with EACCES.
+   * A file that cannot be read or is not a valid snapshot is an error naming it.
+   */
   async loadAll(): Promise<Snapshot[]> {
-    await mkdir(this.dir, { recursive: true });
+    try {
+      await mkdir(this.dir, { recursive: true });
+      const probe = join(this.dir, `.write-check-${process.pid}.tmp`);
+      await writeFile(probe, "");
+      await rm(probe);
+    } catch (err) {
+      throw new Error(dataFolderProblem(this.dir, err as NodeJS.ErrnoException));
+    }
     const names = (await readdir(this.dir)).filter((n) => n.endsWith(".json")).sort();
     const snapshots: Snapshot[] = [];
     for (const name of names) {
@@ -74,5 +85,28 @@ export class FileStore {
     await mkdir(this.dir, { recursive: true });
     const file = new DataFile<Snapshot>(this.fileOf(tenant.id), { parse: JSON.parse, stringify: JSON.stringify });
     await file.write(toSnapshot(tenant.config, tenant.clock.settings(), tenant.state));
+  }
+}
+
+/** Why a `--data` folder cannot be used, and what to do about it. */
+export function dataFolderProblem(dir: string, err: NodeJS.ErrnoException): string {
+  switch (err.code) {
+    case "EACCES":
+    case "EPERM":
+    case "EROFS": {
+      const uid = process.getuid?.();
+      return (
+        `cannot write to the data folder ${dir} (${err.code}${uid === undefined ? "" : `, running as uid ${uid}`}). ` +
+        "Make it writable by that user. With Docker and a host folder, run the container as yourself: " +
+        'docker run --user "$(id -u):$(id -g)" -v "$PWD/data:/data" ... (the image runs as uid 1000), or use a named volume: -v sandbox-data:/data'
+      );
+    }
+    case "EEXIST":
+    case "ENOTDIR":
+      return `the data folder ${dir} cannot be created: a file is in the way${err.path ? ` at ${err.path}` : ""}. Give --data the path of a folder (it is created if missing).`;
+    case "ENOSPC":
+      return `the disk holding the data folder ${dir} is full: free some space or choose another folder with --data.`;
+    default:
+      return `the data folder ${dir} cannot be used: ${err.message}`;
   }
 }

@@ -2,25 +2,15 @@
  * Fixtures are data: JSON files in `fixtures/`, validated here at load so a broken edit fails at start
  * with the file and field named. `dir` can point at a replacement set.
  */
-import { existsSync, readFileSync } from "node:fs";
-import { fileURLToPath } from "node:url";
+import { readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { z } from "zod";
+import { findAsset } from "../assets.js";
 import { NETWORKS, type Catalog } from "../domain/catalog.js";
 import { NewMerchantSchema } from "../sandbox/merchant-settings.js";
 
-/**
- * The bundled fixtures: the nearest `fixtures/` folder above this module. Found by walking up, so it
- * works from src/ (tests), dist/ (the library) and the single-file CLI bundle alike.
- */
-export const DEFAULT_FIXTURES_DIR = findFixtures(dirname(fileURLToPath(import.meta.url)));
-
-function findFixtures(from: string): string {
-  for (let dir = from; ; dir = dirname(dir)) {
-    if (existsSync(join(dir, "fixtures", "banks.json"))) return join(dir, "fixtures");
-    if (dirname(dir) === dir) return join(from, "fixtures"); // not found: the load names the path
-  }
-}
+/** The bundled fixtures: the nearest `fixtures/` folder above this module (src/, dist/ or the CLI bundle). */
+export const DEFAULT_FIXTURES_DIR = dirname(findAsset("fixtures/banks.json"));
 
 const unique = <T>(key: (item: T) => unknown, what: string) => (items: T[], ctx: z.RefinementCtx) => {
   const seen = new Set<unknown>();

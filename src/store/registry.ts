@@ -81,8 +81,8 @@ export class Registry {
   /** PUT snapshot: the caller's state, clock and settings become the snapshot's; its keys stay its own. */
   replace(tenant: Tenant, snapshot: Snapshot): void {
     const { config, clock, state } = fromSnapshot(snapshot);
-    const { merchant_id, api_key, api_secret, webhook_secret } = tenant.config;
-    tenant.config = { ...config, merchant_id, api_key, api_secret, webhook_secret };
+    const { merchant_id, api_key, api_secret, webhook_secret, scenario_origin } = tenant.config;
+    tenant.config = { ...config, merchant_id, api_key, api_secret, webhook_secret, scenario_origin };
     tenant.state = state;
     for (const timer of state.timers) timer.merchantId = merchant_id;
     tenant.clock.restore(clock);

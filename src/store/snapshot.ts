@@ -4,7 +4,7 @@
  * Loading validates the whole document with zod: a damaged file or a bad PUT names what is wrong
  * instead of leaving a state that fails later.
  */
-import { z } from "zod";
+import { z } from "@hono/zod-openapi"; // (extended with .openapi(), so routes can name it whatever loads first)
 import type { ClockSettings } from "../engine/clock.js";
 import type { MerchantConfig, TenantState } from "./types.js";
 
@@ -27,6 +27,7 @@ const Config = z.object({
   kyc: z.object({ bvn: nstr, nin: nstr }),
   ip_allowlist: z.array(str),
   webhook_url: nstr,
+  webhook_capture: z.object({ fail_first: int }).nullable().default(null),
   limits: z.object({
     payout_min: minor, payout_max: minor, payout_hourly_amount: minor, payout_daily_amount: minor,
     payout_attempts_per_hour: int, payout_attempts_per_ip_per_hour: int, payout_review_threshold: minor, requests_per_minute: int,
@@ -42,6 +43,7 @@ const Config = z.object({
   }),
   delays: z.object({ payout_settlement_seconds: int, vtu_settlement_seconds: int, kyc_approval_seconds: int }),
   created_at: ms,
+  scenario_origin: z.object({ file: str, alias: str, digest: str }).nullable().default(null),
 });
 
 const Ledger = z.object({ entry_id: int, at: ms, kind: str, amount: minor, balance_after: minor, transaction_id: str, description: str });
@@ -120,7 +122,7 @@ export const SnapshotSchema = z.object({
     cardholders: z.array(Cardholder),
     cards: z.array(Card),
     card_transactions: z.array(CardTxn),
-    sequences: z.object({ cardholder: int, card: int, timer: int, rule: int }),
+    sequences: z.object({ cardholder: int, card: int, timer: int, rule: int, captured: int.default(0) }),
     timers: z.array(Timer),
     outcome_rules: z.array(Rule),
     events: z.array(Event),

@@ -36,6 +36,11 @@ export interface MerchantConfig {
   kyc: { bvn: string | null; nin: string | null };
   ip_allowlist: string[];
   webhook_url: string | null;
+  /**
+   * The sandbox's own receiver, used while no webhook_url is set: deliveries are signed and logged as
+   * if sent, and answered 500 for the first `fail_first`, then 200 (a scenario's `webhook_capture`).
+   */
+  webhook_capture: { fail_first: number } | null;
   limits: MerchantLimits;
   /** USD cents charged per card funding, on top of the amount. */
   card_funding_fee: Minor;
@@ -46,6 +51,16 @@ export interface MerchantConfig {
   /** Default lifecycle delays, in sim seconds; an outcome rule's delay_seconds overrides them. */
   delays: MerchantDelays;
   created_at: number;
+  /** Set for merchants a `--scenario` file made at start, so a restart with `--data` can find them again. */
+  scenario_origin: ScenarioOrigin | null;
+}
+
+export interface ScenarioOrigin {
+  /** The file's absolute path, and the merchant's alias in it. */
+  file: string;
+  alias: string;
+  /** SHA-256 of the file's text when the merchant was made: a restart compares it to tell of edits. */
+  digest: string;
 }
 
 export interface WebhookSettings {
@@ -298,7 +313,8 @@ export interface TenantState {
   cardholdersByEmail: Map<string, number>;
   cards: Map<number, Card>;
   cardTransactions: Map<number, CardTransaction[]>;
-  sequences: { cardholder: number; card: number; timer: number; rule: number };
+  /** `captured`: deliveries the built-in capture has answered (for its `fail_first`). */
+  sequences: { cardholder: number; card: number; timer: number; rule: number; captured: number };
   /** Pending timers: a min-heap by (at, seq); see domain/timers.ts. */
   timers: Timer[];
   /** Outcome rules set through the control API, oldest first (the newest matching one wins). */
@@ -328,7 +344,7 @@ export function emptyState(): TenantState {
     cardholdersByEmail: new Map(),
     cards: new Map(),
     cardTransactions: new Map(),
-    sequences: { cardholder: 0, card: 0, timer: 0, rule: 0 },
+    sequences: { cardholder: 0, card: 0, timer: 0, rule: 0, captured: 0 },
     timers: [],
     outcomeRules: [],
     events: new Map(),

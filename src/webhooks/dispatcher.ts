@@ -11,6 +11,13 @@ import type { DeliveryTrigger, WebhookDelivery, WebhookEvent } from "../store/ty
 import { signPayload } from "./sign.js";
 
 export const USER_AGENT = "merchant-sandbox-webhooks/1.0";
+/** The delivery log's `url` for deliveries answered by the built-in capture (no webhook_url set). */
+export const CAPTURE_URL = "sandbox:webhook-capture";
+
+/** Where a merchant's deliveries go: its webhook_url, else its built-in capture, else nowhere. */
+export function deliveryTarget(config: Tenant["config"]): string | null {
+  return config.webhook_url ?? (config.webhook_capture ? CAPTURE_URL : null);
+}
 const EXCERPT_CHARS = 500;
 const DEFAULT_FAULT_DELAY_SECONDS = 60;
 
@@ -70,7 +77,7 @@ export class WebhookDispatcher {
 
   private async attempt(tenant: Tenant, event: WebhookEvent, trigger: DeliveryTrigger): Promise<WebhookDelivery | undefined> {
     const { state, config } = tenant;
-    const url = config.webhook_url;
+    const url = deliveryTarget(config);
     if (!url) {
       if (trigger === "initial") event.status = "no_url";
       return undefined;
@@ -104,7 +111,9 @@ export class WebhookDispatcher {
     const result =
       fault?.outcome === "drop"
         ? { status_code: null, error: "Dropped by fault injection: treated as if the receiver were down", latency_ms: 0, response_excerpt: null }
-        : await this.post(url, headers, body, config.webhook.timeout_seconds * 1000);
+        : url === CAPTURE_URL
+          ? capture(tenant)
+          : await this.post(url, headers, body, config.webhook.timeout_seconds * 1000);
     const delivered = result.status_code !== null && result.status_code >= 200 && result.status_code < 300;
     event.attempts += 1;
 
@@ -200,4 +209,16 @@ export class WebhookDispatcher {
     this.options.onStateChanged?.(tenant);
     return delivery;
   }
+}
+
+/** The built-in capture's answer: 500 for the first `fail_first` deliveries it gets, then 200. No I/O. */
+function capture(tenant: Tenant) {
+  const n = tenant.state.sequences.captured++;
+  const failing = n < (tenant.config.webhook_capture?.fail_first ?? 0);
+  return {
+    status_code: failing ? 500 : 200,
+    error: null,
+    latency_ms: 0,
+    response_excerpt: failing ? "failing on purpose (webhook_capture.fail_first)" : "captured by the sandbox (no webhook_url set)",
+  };
 }

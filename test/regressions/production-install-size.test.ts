@@ -1,0 +1,39 @@
+/**
+ * Issue 10, finding 2: the production install was 216 packages and 251 MB (Scalar's tree, for one
+ * browser script). The packed package, installed with `--omit=dev` into an empty folder as `npx`
+ * would, must stay under 30 MB and run: the server, its docs script and the demo merchant.
+ */
+import { execFileSync } from "node:child_process";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { startServerProcess, treeBytes } from "../support/processes.js";
+
+const LIMIT_BYTES = 30 * 1024 * 1024;
+const dir = mkdtempSync(join(tmpdir(), "msb-pack-"));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+describe("the packed package, production install", () => {
+  it(`is under 30 MB and runs`, async () => {
+    const [tarball] = JSON.parse(execFileSync("npm", ["pack", "--json", "--pack-destination", dir, "--loglevel=error"], { encoding: "utf8" })) as Array<{ filename: string }>;
+    const app = join(dir, "app");
+    execFileSync("mkdir", ["-p", app]);
+    writeFileSync(join(app, "package.json"), '{ "name": "consumer", "private": true }\n');
+    execFileSync("npm", ["install", "--omit=dev", "--no-audit", "--no-fund", "--loglevel=error", join(dir, tarball!.filename)], { cwd: app, stdio: "ignore" });
+
+    const bytes = treeBytes(join(app, "node_modules"));
+    console.info(`production install of the packed package: ${(bytes / 1024 / 1024).toFixed(1)} MB`);
+    expect(bytes).toBeLessThan(LIMIT_BYTES);
+
+    const server = await startServerProcess(join(app, "node_modules", ".bin", "merchant-sandbox"), ["start", "--port", "0"], { cwd: app, ready: "Webhook secret" });
+    try {
+      expect((await fetch(`${server.url}/health`)).status).toBe(200);
+      const docs = await fetch(`${server.url}/docs/scalar.js`);
+      expect(docs.status).toBe(200);
+      expect((await docs.arrayBuffer()).byteLength).toBeGreaterThan(1_000_000);
+    } finally {
+      expect(await server.stop()).toBe(0);
+    }
+  }, 180_000);
+});

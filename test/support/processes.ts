@@ -1,0 +1,60 @@
+/**
+ * Child processes for install and CLI tests: a server started from a command line (detached, so the
+ * whole process group can be stopped: wrappers such as npx do not forward signals), and the size of
+ * an installed tree.
+ */
+import { spawn, type ChildProcess } from "node:child_process";
+import { readdirSync, statSync } from "node:fs";
+import { join } from "node:path";
+
+export interface StartedServer {
+  url: string;
+  output: () => string;
+  /** SIGTERM to the group; resolves with the exit code (SIGKILL after `graceMs`). */
+  stop(graceMs?: number): Promise<number | null>;
+}
+
+/** Spawns `command args` and resolves once it prints "listening on http://..." and `ready` (if given). */
+export function startServerProcess(command: string, args: string[], opts: { cwd: string; env?: NodeJS.ProcessEnv; ready?: string; timeoutMs?: number }): Promise<StartedServer> {
+  const child: ChildProcess = spawn(command, args, { cwd: opts.cwd, env: { ...process.env, ...opts.env }, stdio: ["ignore", "pipe", "pipe"], detached: true });
+  let out = "";
+  const stop = async (graceMs = 10_000): Promise<number | null> => {
+    if (child.exitCode !== null || child.signalCode !== null) return child.exitCode;
+    const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
+    process.kill(-child.pid!, "SIGTERM");
+    const timer = setTimeout(() => child.exitCode === null && process.kill(-child.pid!, "SIGKILL"), graceMs);
+    const code = await exited;
+    clearTimeout(timer);
+    return code;
+  };
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      void stop(0);
+      reject(new Error(`no "listening on" within ${opts.timeoutMs ?? 30_000} ms:\n${out}`));
+    }, opts.timeoutMs ?? 30_000);
+    const check = () => {
+      const m = /listening on (http:\/\/\S+)/.exec(out);
+      if (m && (!opts.ready || out.includes(opts.ready))) {
+        clearTimeout(timer);
+        resolve({ url: m[1]!, output: () => out, stop });
+      }
+    };
+    child.stdout!.on("data", (d: Buffer) => ((out += d.toString()), check()));
+    child.stderr!.on("data", (d: Buffer) => (out += d.toString()));
+    child.once("exit", (code) => {
+      clearTimeout(timer);
+      reject(new Error(`exited ${code} before listening:\n${out}`));
+    });
+  });
+}
+
+/** Total size in bytes of the files under `dir` (what a user downloads and stores). */
+export function treeBytes(dir: string): number {
+  let total = 0;
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) total += treeBytes(path);
+    else if (entry.isFile()) total += statSync(path).size;
+  }
+  return total;
+}
