@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { schedule, popDue } from "../src/domain/timers.js";
 import { contextOf } from "../src/store/tenant.js";
-import { emptyState } from "../src/store/types.js";
+import { emptyState } from "../src/domain/state.js";
 import { expectError, harness, makeNuban, START, type Merchant } from "./helpers.js";
 
 const iso = (ms: number) => new Date(ms).toISOString();

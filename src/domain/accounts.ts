@@ -4,7 +4,7 @@ import { DomainError, fieldError } from "./errors.js";
 import { accountHolderName } from "./names.js";
 import { isPlausibleNuban } from "./nuban.js";
 import { accountResolves, isMagicAccount } from "./outcomes.js";
-import type { TenantState } from "../store/types.js";
+import type { TenantState } from "./state.js";
 
 export function bankList(ctx: DomainContext) {
   return ctx.catalog.banks.map((b) => ({ bank_code: b.bank_code, bank_name: b.bank_name }));

@@ -3,7 +3,8 @@
  * Luhn-valid PANs, funding from the NGN wallet at the merchant's rate plus its funding fee, unloads
  * back, freeze/unfreeze, and permanent termination (any balance goes back to the wallet).
  */
-import type { Card, CardStatus, CardTransaction, Cardholder, TenantState } from "../store/types.js";
+import type { Card, CardStatus, CardTransaction, Cardholder } from "./records.js";
+import type { TenantState } from "./state.js";
 import { iso, type DomainContext } from "./context.js";
 import { DomainError } from "./errors.js";
 import { post, type Posting } from "./ledger.js";

@@ -3,7 +3,8 @@
  * Paying it (exact amount, before expiry) credits the wallet; its settlement levers arrive with the
  * clock-driven lifecycles. `expired` is derived from the clock, so no timer is needed to expire a link.
  */
-import type { Checkout, TenantState } from "../store/types.js";
+import type { Checkout } from "./records.js";
+import type { TenantState } from "./state.js";
 import { PARTNER_BANK } from "./catalog.js";
 import { iso, isoOrNull, type DomainContext } from "./context.js";
 import { DomainError } from "./errors.js";

@@ -1,6 +1,22 @@
-import type { Ids } from "../engine/ids.js";
-import type { MerchantConfig } from "../store/types.js";
 import type { Catalog } from "./catalog.js";
+import type { MerchantConfig } from "./records.js";
+
+/**
+ * Where identifiers come from (implemented in engine/ids.ts: seeded for deterministic runs, else the
+ * CSPRNG). nanoid shapes them either way.
+ */
+export interface Ids {
+  /** `PREFIX_XXXXXXXXXXXXXXXX`: upper-case alphanumerics, 16 after the prefix. */
+  id(prefix: string, size?: number): string;
+  /** A string of `n` random decimal digits. */
+  digits(n: number): string;
+  /** A lower-case hexadecimal string of `n` characters (nonces). */
+  hex(n: number): string;
+  /** Mixed-case alphanumerics of length `n`. */
+  alnum(n: number): string;
+  /** A uniformly drawn integer in [0, n). */
+  int(n: number): number;
+}
 
 /** Everything a domain function may read besides the state it changes. Time and ids come in here. */
 export interface DomainContext {

@@ -1,17 +1,104 @@
 /**
- * Events the merchant's webhook is told about. They are stored first, so they are logged even when
- * no URL is set, and queued in the outbox for the dispatcher to deliver. Names and payloads of the
- * events the spec leaves "not shown" follow `payment.received`: an `event` name, and a `data` object
- * with the object's fields, its `transaction_id` and a `status`.
+ * Events the merchant's webhook is told about: their payload schemas (one per event type: what every
+ * delivery's `data` holds), the event record, and the functions that emit them. Events are stored
+ * first, so they are logged even when no URL is set, and queued in the outbox for the dispatcher.
+ * Names and payloads of the events the spec leaves "not shown" follow `payment.received`: an `event`
+ * name, and a `data` object with the object's fields, its `transaction_id` and a `status`.
  */
-import type { Checkout, Payout, TenantState, VaPayment, WebhookEvent } from "../store/types.js";
+import { MAX_AMOUNT, MAX_NARRATION } from "./bounds.js";
 import { iso, isoOrNull, type DomainContext } from "./context.js";
 import { toMajor } from "./money.js";
+import { EVENT_STATUSES, timestamp, type Checkout, type Payout, type VaPayment } from "./records.js";
+import type { TenantState } from "./state.js";
+import { z } from "./zod.js";
 
-export const EVENT_TYPES = ["payment.received", "checkout.completed", "payout.completed", "payout.failed"] as const;
-export type EventType = (typeof EVENT_TYPES)[number];
+const money = z.number().min(0).max(MAX_AMOUNT);
+const text = z.string().max(200);
+const isoTime = z.iso.datetime();
 
-export function emit(ctx: DomainContext, state: TenantState, type: EventType, transaction_id: string, data: Record<string, unknown>): WebhookEvent {
+/** `payment.received`: exactly the spec's payload table. */
+export const PaymentReceivedData = z.object({
+  reference: z.string().max(MAX_NARRATION).describe("The payer's transfer narration, as the payer's bank sent it; not unique"),
+  amount: money,
+  currency: z.literal("NGN"),
+  virtual_account: z.string().describe("Receiving account number"),
+  payer_name: text,
+  payer_bank: text,
+  transaction_id: z.string().describe("The service's unique identifier; the same on every delivery of the event"),
+  status: z.literal("successful"),
+});
+
+export const CheckoutCompletedData = z.object({
+  reference: z.string(),
+  amount: money,
+  currency: z.literal("NGN"),
+  description: text.nullable(),
+  customer_email: z.string().max(254).nullable(),
+  customer_name: text.nullable(),
+  account_number: z.string(),
+  paid_at: isoTime.nullable(),
+  transaction_id: z.string(),
+  order_no: z.string(),
+  status: z.literal("successful"),
+});
+
+const payoutData = <S extends "completed" | "failed">(status: S) =>
+  z.object({
+    reference: z.string(),
+    amount: money,
+    fee: money,
+    total_deducted: money,
+    net_amount: money,
+    currency: z.literal("NGN"),
+    account: z.string().describe("**** followed by the last 4 digits"),
+    account_name: text,
+    bank_name: text,
+    narration: z.string().max(MAX_NARRATION).nullable(),
+    created_at: isoTime,
+    processed_at: isoTime.nullable(),
+    error: z.string().max(200).nullable(),
+    transaction_id: z.string(),
+    order_no: z.string(),
+    status: z.literal(status),
+  });
+export const PayoutCompletedData = payoutData("completed");
+export const PayoutFailedData = payoutData("failed");
+
+/** Every event type and the schema of its `data`. */
+export const EVENT_PAYLOADS = {
+  "payment.received": PaymentReceivedData,
+  "checkout.completed": CheckoutCompletedData,
+  "payout.completed": PayoutCompletedData,
+  "payout.failed": PayoutFailedData,
+} as const;
+export type EventType = keyof typeof EVENT_PAYLOADS;
+export const EVENT_TYPES = Object.keys(EVENT_PAYLOADS) as [EventType, ...EventType[]];
+
+const eventFields = {
+  id: z.string().min(1).max(100),
+  /** The object's transaction_id (order_no for payouts): the same on every delivery of the event. */
+  transaction_id: z.string().min(1).max(100),
+  created_at: timestamp,
+  status: z.enum(EVENT_STATUSES),
+  /** Attempts that reached (or tried to reach) the receiver, redeliveries and duplicates included. */
+  attempts: z.number().int().min(0).max(1_000_000),
+  /** Scheduled attempts made so far (initial + retries), which drives the retry schedule. */
+  scheduled_attempts: z.number().int().min(0).max(1_000_000),
+  next_attempt_at: timestamp.nullable(),
+  /** Why the sandbox could not deliver it, when the failure was its own (not the receiver's answer). */
+  error: z.string().max(1000).nullable().default(null),
+};
+
+/** An event of the merchant's, stored before any delivery is attempted: its `data` is typed by its `type`. */
+export const WebhookEventRecord = z.discriminatedUnion(
+  "type",
+  EVENT_TYPES.map((type) => z.object({ ...eventFields, type: z.literal(type), data: EVENT_PAYLOADS[type] })) as unknown as [
+    z.ZodObject<typeof eventFields & { type: z.ZodLiteral<EventType>; data: z.ZodType<Record<string, unknown>> }>,
+  ],
+);
+export type WebhookEvent = z.infer<typeof WebhookEventRecord>;
+
+export function emit<T extends EventType>(ctx: DomainContext, state: TenantState, type: T, transaction_id: string, data: z.infer<(typeof EVENT_PAYLOADS)[T]>): WebhookEvent {
   const event: WebhookEvent = {
     id: ctx.ids.id("EVT"),
     type,
@@ -22,6 +109,7 @@ export function emit(ctx: DomainContext, state: TenantState, type: EventType, tr
     attempts: 0,
     scheduled_attempts: 0,
     next_attempt_at: null,
+    error: null,
   };
   state.events.set(event.id, event);
   state.outbox.push(event.id);
@@ -60,13 +148,13 @@ export function checkoutCompleted(ctx: DomainContext, state: TenantState, c: Che
 
 /** `payout.completed` or `payout.failed`, carrying the full payout record as the status endpoint shows it. */
 export function payoutSettled(ctx: DomainContext, state: TenantState, p: Payout): WebhookEvent {
-  return emit(ctx, state, p.status === "completed" ? "payout.completed" : "payout.failed", p.order_no, {
+  const data = {
     reference: p.reference,
     amount: toMajor(p.amount),
     fee: toMajor(p.fee),
     total_deducted: toMajor(p.total_deducted),
     net_amount: toMajor(p.amount),
-    currency: "NGN",
+    currency: "NGN" as const,
     account: `****${p.account_number.slice(-4)}`,
     account_name: p.account_name,
     bank_name: p.bank_name,
@@ -76,6 +164,8 @@ export function payoutSettled(ctx: DomainContext, state: TenantState, p: Payout)
     error: p.error,
     transaction_id: p.order_no,
     order_no: p.order_no,
-    status: p.status,
-  });
+  };
+  return p.status === "completed"
+    ? emit(ctx, state, "payout.completed", p.order_no, { ...data, status: "completed" })
+    : emit(ctx, state, "payout.failed", p.order_no, { ...data, status: "failed" });
 }

@@ -7,7 +7,8 @@
 import { DomainError } from "./errors.js";
 import type { Minor } from "./money.js";
 import { toMajor } from "./money.js";
-import type { LedgerEntry, LedgerKind, TenantState } from "../store/types.js";
+import type { LedgerEntry, LedgerKind } from "./records.js";
+import type { TenantState } from "./state.js";
 
 export interface Posting {
   kind: LedgerKind;

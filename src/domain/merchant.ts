@@ -2,9 +2,8 @@
  * A merchant's configuration: built from settings given in major units (Naira, USD) with documented
  * defaults, held in minor units. Used by merchant creation, PATCH and the demo merchant fixture.
  */
-import type { Ids } from "../engine/ids.js";
-import type { ClockMode } from "../engine/clock.js";
-import type { Capability, MerchantConfig, MerchantDelays, MerchantLimits, WebhookSettings } from "../store/types.js";
+import type { Ids } from "./context.js";
+import type { Capability, ClockMode, MerchantConfig, MerchantDelays, MerchantLimits, WebhookSettings } from "./records.js";
 import { toMajor, toMinor } from "./money.js";
 
 export interface MerchantSettings {

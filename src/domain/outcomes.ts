@@ -3,32 +3,13 @@
  * rules (newest matching rule wins, `times` consumes it), then the magic values of the README's
  * table, then the default (success after the merchant's configured delay).
  */
-import type { TenantState } from "../store/types.js";
+import { MAX_OUTCOME_RULES } from "./bounds.js";
+import { OUTCOMES, type MatchValue, type OutcomeRule, type OutcomeTarget, type PayoutPlan } from "./records.js";
+import type { TenantState } from "./state.js";
 import type { DomainContext } from "./context.js";
 import { DomainError } from "./errors.js";
 
-export const OUTCOMES = {
-  payout: ["completed", "failed", "processing"],
-  vtu: ["success", "fail", "processing_success", "processing_fail", "processing"],
-  kyc: ["approved", "pending"],
-  verify_account: ["not_found"],
-  card_fund: ["failed"],
-  webhook: ["duplicate", "delay", "out_of_order", "bad_signature", "drop"],
-} as const;
-
-export type OutcomeTarget = keyof typeof OUTCOMES;
-export type MatchValue = string | number | boolean;
-
-export interface OutcomeRule {
-  id: string;
-  target: OutcomeTarget;
-  match: Record<string, MatchValue> | null;
-  outcome: string;
-  delay_seconds: number | null;
-  /** Uses left; null = until deleted. */
-  times: number | null;
-  created_at: number;
-}
+export { OUTCOMES, type MatchValue, type OutcomeRule, type OutcomeTarget } from "./records.js";
 
 export interface RuleInput {
   target: OutcomeTarget;
@@ -93,12 +74,7 @@ const delayOf = (rule: OutcomeRule | undefined, fallbackSeconds: number) => (rul
 
 // ---- Payouts -------------------------------------------------------------------------------
 
-export interface PayoutPlan {
-  /** `hold`: stays processing until a control call forces it. */
-  outcome: "completed" | "failed" | "hold";
-  delay_ms: number;
-  error: string | null;
-}
+export type { PayoutPlan } from "./records.js";
 
 export const PAYOUT_MAGIC: Record<string, Omit<PayoutPlan, "delay_ms">> = {
   "0000": { outcome: "failed", error: "Beneficiary account not found" },

@@ -1,5 +1,7 @@
 /** Card numbers: Luhn-valid 16-digit PANs with the brand's prefix, and the four-group mask. */
-export type CardBrand = "VISA" | "MASTERCARD";
+import type { CardBrand } from "./records.js";
+
+export type { CardBrand };
 
 export function luhnCheckDigit(partial: string): number {
   let sum = 0;

@@ -4,7 +4,8 @@
  *   pending_approval -> (approve) processing -> ... | (reject) failed (funds returned)
  * How a payout settles is planned at creation (outcome rules, magic account numbers, default).
  */
-import type { Payout, TenantState } from "../store/types.js";
+import type { Payout } from "./records.js";
+import type { TenantState } from "./state.js";
 import { iso, isoOrNull, type DomainContext } from "./context.js";
 import { DomainError, fieldError } from "./errors.js";
 import { payoutSettled } from "./events.js";

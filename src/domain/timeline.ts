@@ -4,24 +4,15 @@
  * persist and fire like any other timer; the outcome of each is recorded on the entry, refusals
  * included (paying an expired link is something a scenario may well want to show).
  */
-import type { TenantState } from "../store/types.js";
+import type { TimelineAction, TimelineEntry } from "./records.js";
+import type { TenantState } from "./state.js";
 import { payCheckout } from "./checkout.js";
 import type { DomainContext } from "./context.js";
 import { DomainError } from "./errors.js";
 import { schedule } from "./timers.js";
 import { receiveTransfer } from "./virtual-accounts.js";
 
-export type TimelineAction =
-  | { kind: "transfer"; account_number: string; amount: number; narration?: string; payer_name?: string; payer_bank?: string }
-  | { kind: "pay_link"; reference: string; amount?: number };
-
-export interface TimelineEntry {
-  index: number;
-  at: number;
-  action: TimelineAction;
-  /** null until it runs; then "ok" or the refusal's error code and message. */
-  result: string | null;
-}
+export type { TimelineAction, TimelineEntry } from "./records.js";
 
 export function addTimelineEntry(ctx: DomainContext, state: TenantState, at: number, action: TimelineAction): TimelineEntry {
   const entry: TimelineEntry = { index: state.timeline.length, at, action, result: null };

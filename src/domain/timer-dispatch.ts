@@ -2,7 +2,7 @@
  * What each timer kind does when it fires. `ctx.now` is the timer's own time, so every timestamp a
  * settlement writes is the moment it was due, however late the clock got there.
  */
-import type { TenantState } from "../store/types.js";
+import type { TenantState } from "./state.js";
 import { approveKycByPlan } from "./cards.js";
 import type { DomainContext } from "./context.js";
 import { settlePayout } from "./payouts.js";

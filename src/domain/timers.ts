@@ -3,19 +3,11 @@
  * in the tenant's state so it can be persisted and restored. `seq` breaks ties in scheduling order.
  * What a timer does is decided when it fires (timer-dispatch.ts), from the record it names.
  */
-import type { TenantState } from "../store/types.js";
+import type { Timer, TimerKind } from "./records.js";
+import type { TenantState } from "./state.js";
 import type { DomainContext } from "./context.js";
 
-/** `webhook.attempt` timers are run by the webhook dispatcher (I/O); the others by the domain. */
-export type TimerKind = "payout.settle" | "vtu.settle" | "kyc.approve" | "timeline.run" | "webhook.attempt";
-
-export interface Timer {
-  at: number;
-  seq: number;
-  kind: TimerKind;
-  merchantId: string;
-  ref: string;
-}
+export type { Timer, TimerKind } from "./records.js";
 
 const before = (a: Timer, b: Timer) => a.at < b.at || (a.at === b.at && a.seq < b.seq);
 

@@ -2,7 +2,8 @@
  * Virtual accounts: dedicated NUBANs at the partner bank, the spec's identity rules, and transfers
  * into them (credited to the wallet at once and recorded as transaction status records).
  */
-import type { Identity, TenantState, VaPayment, VirtualAccount } from "../store/types.js";
+import type { Identity, VaPayment, VirtualAccount } from "./records.js";
+import type { TenantState } from "./state.js";
 import { PARTNER_BANK } from "./catalog.js";
 import { iso, type DomainContext } from "./context.js";
 import { DomainError } from "./errors.js";

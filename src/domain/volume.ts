@@ -4,23 +4,10 @@
  * every recent payout. A failed payout gives its amount back to both windows.
  */
 import type { Minor } from "./money.js";
+import type { VolumeWindow } from "./records.js";
 import { DAY, HOUR } from "./rate-limits.js";
 
-export interface VolumeEntry {
-  at: number;
-  reference: string;
-  amount: Minor;
-  counted: boolean;
-}
-
-export interface VolumeWindow {
-  entries: VolumeEntry[];
-  /** Index of the first entry inside the day window, and of the first inside the hour window. */
-  dayStart: number;
-  hourStart: number;
-  daySum: Minor;
-  hourSum: Minor;
-}
+export type { VolumeEntry, VolumeWindow } from "./records.js";
 
 export const emptyVolume = (): VolumeWindow => ({ entries: [], dayStart: 0, hourStart: 0, daySum: 0, hourSum: 0 });
 

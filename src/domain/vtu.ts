@@ -3,7 +3,8 @@
  * (`processing`) or fails (`fail`, refunded at once by a reversal entry). Each product resolves its
  * price and description here; the outcome comes in (magic values or outcome rules).
  */
-import type { ExamPin, TenantState, VtuPurchase, VtuService } from "../store/types.js";
+import type { ExamPin, VtuPurchase, VtuService } from "./records.js";
+import type { TenantState } from "./state.js";
 import { byId, type Network } from "./catalog.js";
 import { iso, type DomainContext } from "./context.js";
 import { DomainError, fieldError } from "./errors.js";

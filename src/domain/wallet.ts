@@ -1,4 +1,4 @@
-import type { TenantState } from "../store/types.js";
+import type { TenantState } from "./state.js";
 import type { DomainContext } from "./context.js";
 import { iso } from "./context.js";
 import { balanceOf, lastMovementAt, post } from "./ledger.js";

@@ -5,7 +5,9 @@
  * Timers and `advance` that runs them arrive with the lifecycle work; windows and timestamps already
  * read `now()` from here.
  */
-export type ClockMode = "manual" | "realtime";
+import type { ClockMode } from "../domain/records.js";
+
+export type { ClockMode };
 
 export interface ClockSettings {
   mode: ClockMode;

@@ -1,23 +1,13 @@
 import { webcrypto } from "node:crypto";
 import { customRandom } from "nanoid";
+import type { Ids } from "../domain/context.js";
 
 /**
- * Identifier source for one merchant. With a seed every identifier, account number and PAN comes
- * from a deterministic generator (sfc32 over the seed's hash), so seeded runs are byte-identical;
- * without one it draws from the platform's CSPRNG. nanoid shapes the identifiers either way.
+ * Identifier source for one merchant (the domain's `Ids`). With a seed every identifier, account
+ * number and PAN comes from a deterministic generator (sfc32 over the seed's hash), so seeded runs are
+ * byte-identical; without one it draws from the platform's CSPRNG. nanoid shapes the identifiers.
  */
-export interface Ids {
-  /** `PREFIX_XXXXXXXXXXXXXXXX`: upper-case alphanumerics, 16 after the prefix. */
-  id(prefix: string, size?: number): string;
-  /** A string of `n` random decimal digits. */
-  digits(n: number): string;
-  /** A lower-case hexadecimal string of `n` characters (nonces). */
-  hex(n: number): string;
-  /** Mixed-case alphanumerics of length `n` (API keys and secrets). */
-  alnum(n: number): string;
-  /** A uniformly drawn integer in [0, n). */
-  int(n: number): number;
-}
+export type { Ids };
 
 type ByteSource = (bytes: number) => Uint8Array;
 

@@ -1,5 +1,5 @@
 import type { MiddlewareHandler } from "hono";
-import type { Capability } from "../store/types.js";
+import type { Capability } from "../domain/records.js";
 import type { AppEnv } from "./env.js";
 import { ApiError } from "./errors.js";
 

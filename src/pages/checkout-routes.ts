@@ -14,7 +14,7 @@ import { amount as amountSchema } from "../http/schemas.js";
 import { formatIssues } from "../http/validation.js";
 import type { Registry } from "../store/registry.js";
 import { contextOf, type Tenant } from "../store/tenant.js";
-import type { Checkout } from "../store/types.js";
+import type { Checkout } from "../domain/records.js";
 import { LinkPage, type LinkPageData } from "./checkout-page.js";
 
 const SimulateBody = z.object({ amount: amountSchema({ min: 0.01, max: 1e10 }).optional() });

@@ -9,7 +9,7 @@ import { body, errors, json, security } from "../http/openapi.js";
 import { amount } from "../http/schemas.js";
 import { router } from "../http/validation.js";
 import { contextOf, type Tenant } from "../store/tenant.js";
-import { emptyState } from "../store/types.js";
+import { emptyState } from "../domain/state.js";
 import { Merchant, merchantResponse } from "./merchants.js";
 
 const tags = ["Sandbox"];

@@ -6,7 +6,8 @@ import { EVENT_TYPES } from "../domain/events.js";
 import { deliveryTarget, type WebhookDispatcher } from "../webhooks/dispatcher.js";
 import { errors, json, security } from "../http/openapi.js";
 import { router } from "../http/validation.js";
-import type { WebhookDelivery, WebhookEvent } from "../store/types.js";
+import type { WebhookEvent } from "../domain/events.js";
+import type { WebhookDelivery } from "../domain/records.js";
 
 const tags = ["Sandbox"];
 

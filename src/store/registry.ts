@@ -8,9 +8,10 @@ import { toMinor } from "../domain/money.js";
 import { fundWallet } from "../domain/wallet.js";
 import { Clock, type ClockMode } from "../engine/clock.js";
 import { createIds, type Ids } from "../engine/ids.js";
+import { emptyState } from "../domain/state.js";
 import { fromSnapshot, type Snapshot } from "./snapshot.js";
 import { contextOf, type Tenant } from "./tenant.js";
-import { emptyState } from "./types.js";
+
 
 export interface RegistryOptions {
   catalog: Catalog;

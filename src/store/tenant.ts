@@ -1,8 +1,9 @@
 import type { Catalog } from "../domain/catalog.js";
 import type { DomainContext } from "../domain/context.js";
 import { Clock } from "../engine/clock.js";
-import type { Ids } from "../engine/ids.js";
-import type { MerchantConfig, TenantState } from "./types.js";
+import type { Ids } from "../domain/context.js";
+import type { MerchantConfig } from "../domain/records.js";
+import type { TenantState } from "../domain/state.js";
 
 /** One merchant's runtime: config, state, its own clock and its own identifier source. */
 export interface Tenant {

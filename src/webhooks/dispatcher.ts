@@ -4,10 +4,13 @@
  * attempt; `idle()` lets a clock advance (and tests) wait for the ones in flight.
  */
 import { performance } from "node:perf_hooks";
-import { takeRule, type OutcomeRule } from "../domain/outcomes.js";
-import { cancelTimers, schedule, type Timer } from "../domain/timers.js";
+import { takeRule } from "../domain/outcomes.js";
+import type { OutcomeRule } from "../domain/records.js";
+import type { Timer } from "../domain/records.js";
+import { cancelTimers, schedule } from "../domain/timers.js";
 import { contextOf, type Tenant } from "../store/tenant.js";
-import type { DeliveryTrigger, WebhookDelivery, WebhookEvent } from "../store/types.js";
+import type { WebhookEvent } from "../domain/events.js";
+import type { DeliveryTrigger, WebhookDelivery } from "../domain/records.js";
 import { signPayload } from "./sign.js";
 
 export const USER_AGENT = "merchant-sandbox-webhooks/1.0";
