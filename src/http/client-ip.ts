@@ -1,9 +1,11 @@
 import type { Context } from "hono";
+import { normaliseIp } from "../domain/fields.js";
 import type { AppEnv } from "./env.js";
 
 /**
  * The caller's address: the socket's remote address; the first `X-Forwarded-For` hop only when the
- * sandbox is told it sits behind a proxy (otherwise any caller could claim any IP).
+ * sandbox is told it sits behind a proxy (otherwise any caller could claim any IP). Normalised as
+ * allowlist entries are (`::ffff:127.0.0.1` is `127.0.0.1`), so the two always compare alike.
  */
 export function resolveClientIp(c: Context<AppEnv>, trustProxy: boolean): string {
   if (trustProxy) {
@@ -12,10 +14,4 @@ export function resolveClientIp(c: Context<AppEnv>, trustProxy: boolean): string
   }
   const address = c.env?.incoming?.socket?.remoteAddress;
   return address ? normaliseIp(address) : "unknown";
-}
-
-/** `::ffff:127.0.0.1` and `127.0.0.1` are one caller. */
-export function normaliseIp(ip: string): string {
-  const lower = ip.toLowerCase();
-  return lower.startsWith("::ffff:") && lower.includes(".") ? lower.slice(7) : lower;
 }

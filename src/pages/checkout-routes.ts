@@ -10,7 +10,7 @@ import { z } from "@hono/zod-openapi";
 import { toMajor, toMinor } from "../domain/money.js";
 import type { ClockDriver } from "../engine/clock-driver.js";
 import { errorResponse } from "../http/errors.js";
-import { amount as amountSchema } from "../http/schemas.js";
+import { amount as amountSchema } from "../domain/fields.js";
 import { formatIssues } from "../http/validation.js";
 import type { Registry } from "../store/registry.js";
 import { contextOf, type Tenant } from "../store/tenant.js";

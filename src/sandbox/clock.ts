@@ -6,7 +6,7 @@ import { toMinor } from "../domain/money.js";
 import { fundWallet } from "../domain/wallet.js";
 import type { ClockDriver } from "../engine/clock-driver.js";
 import { body, errors, json, security } from "../http/openapi.js";
-import { amount } from "../http/schemas.js";
+import { amount } from "../domain/fields.js";
 import { router } from "../http/validation.js";
 import { contextOf, type Tenant } from "../store/tenant.js";
 import { emptyState } from "../domain/state.js";

@@ -11,7 +11,8 @@ import { toMinor } from "../domain/money.js";
 import { receiveTransfer, vaPaymentView } from "../domain/virtual-accounts.js";
 import { fundWallet, walletView } from "../domain/wallet.js";
 import { body, errors, json, security } from "../http/openapi.js";
-import { amount, pathId, text } from "../http/schemas.js";
+import { amount, text } from "../domain/fields.js";
+import { pathId } from "../http/schemas.js";
 import { router } from "../http/validation.js";
 import { contextOf } from "../store/tenant.js";
 

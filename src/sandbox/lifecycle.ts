@@ -10,7 +10,8 @@ import { toMinor } from "../domain/money.js";
 import { approvePayout, completePayout, failPayout, payoutStatusView, rejectPayout } from "../domain/payouts.js";
 import { settleVtuNow, vtuRecordView } from "../domain/vtu.js";
 import { body, errors, json, security } from "../http/openapi.js";
-import { amount, pathId, text } from "../http/schemas.js";
+import { amount, text } from "../domain/fields.js";
+import { pathId } from "../http/schemas.js";
 import { router } from "../http/validation.js";
 import { contextOf } from "../store/tenant.js";
 

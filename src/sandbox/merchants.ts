@@ -11,7 +11,7 @@ import { body, errors, json, security } from "../http/openapi.js";
 import { router } from "../http/validation.js";
 import type { Registry } from "../store/registry.js";
 import type { Tenant } from "../store/tenant.js";
-import { MerchantSettingsSchema, NewMerchantSchema } from "./merchant-settings.js";
+import { MerchantSettingsSchema, NewMerchantSchema } from "../domain/merchant-settings.js";
 
 export const Merchant = z
   .object({
@@ -55,7 +55,7 @@ const create = createRoute({
   path: "/merchants",
   tags: ["Sandbox"],
   summary: "Create an isolated merchant with fresh keys (no authentication)",
-  request: body(NewMerchantSchema),
+  request: body(NewMerchantSchema.openapi("NewMerchant")),
   responses: { 201: json(z.object({ success: z.literal(true), data: Merchant }), "The merchant and its keys"), ...errors(400, 415, 422) },
 });
 
@@ -74,7 +74,7 @@ const update = createRoute({
   tags: ["Sandbox"],
   summary: "Change the calling merchant's configuration (fields not sent are kept)",
   security,
-  request: body(MerchantSettingsSchema),
+  request: body(MerchantSettingsSchema.openapi("MerchantSettings")),
   responses: { 200: json(z.object({ success: z.literal(true), data: Merchant }), "The updated merchant"), ...errors(400, 415, 422) },
 });
 

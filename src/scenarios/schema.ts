@@ -5,7 +5,7 @@
  */
 import { z } from "zod";
 import { OUTCOMES } from "../domain/outcomes.js";
-import { NewMerchantSchema } from "../sandbox/merchant-settings.js";
+import { NewMerchantSchema } from "../domain/merchant-settings.js";
 
 const alias = z.string().regex(/^[A-Za-z_][\w-]*$/, { message: "Use letters, digits, _ and -, starting with a letter or _." });
 /** Which merchant a line belongs to; may be left out when the scenario has one merchant. */

@@ -7,7 +7,7 @@ import { dirname, join } from "node:path";
 import { z } from "zod";
 import { findAsset } from "../assets.js";
 import { NETWORKS, type Catalog } from "../domain/catalog.js";
-import { NewMerchantSchema } from "../sandbox/merchant-settings.js";
+import { NewMerchantSchema } from "../domain/merchant-settings.js";
 
 /** The bundled fixtures: the nearest `fixtures/` folder above this module (src/, dist/ or the CLI bundle). */
 export const DEFAULT_FIXTURES_DIR = dirname(findAsset("fixtures/banks.json"));

@@ -3,7 +3,7 @@ import { checkoutCreatedView, checkoutLinks, checkoutView, createCheckout, findC
 import { toMinor } from "../../domain/money.js";
 import { requireCapability } from "../../http/capability.js";
 import { body, errors, json, security } from "../../http/openapi.js";
-import { amount, email, text } from "../../http/schemas.js";
+import { amount, email, text } from "../../domain/fields.js";
 import { router } from "../../http/validation.js";
 import { contextOf } from "../../store/tenant.js";
 

@@ -6,7 +6,7 @@ import { admitPayoutAttempt, createPayout, findPayout, payoutStatusView, payoutV
 import { requireCapability } from "../../http/capability.js";
 import type { AppEnv } from "../../http/env.js";
 import { body, errors, json, security } from "../../http/openapi.js";
-import { amount, digits, text } from "../../http/schemas.js";
+import { amount, digits, text } from "../../domain/fields.js";
 import { router } from "../../http/validation.js";
 import { contextOf } from "../../store/tenant.js";
 

@@ -8,7 +8,7 @@ import {
   type VirtualAccountRequest,
 } from "../../domain/virtual-accounts.js";
 import { body, errors, json, security } from "../../http/openapi.js";
-import { digits, email, text } from "../../http/schemas.js";
+import { digits, email, text } from "../../domain/fields.js";
 import { router } from "../../http/validation.js";
 import { contextOf } from "../../store/tenant.js";
 

@@ -17,7 +17,8 @@ import {
 import { toMajor, toMinor } from "../../domain/money.js";
 import { requireCapability } from "../../http/capability.js";
 import { body, errors, json, security } from "../../http/openapi.js";
-import { amount, email, pathId, phone, text } from "../../http/schemas.js";
+import { amount, email, phone, text } from "../../domain/fields.js";
+import { pathId } from "../../http/schemas.js";
 import { router } from "../../http/validation.js";
 import { contextOf } from "../../store/tenant.js";
 

@@ -16,7 +16,7 @@ import {
 import { requireCapability } from "../../http/capability.js";
 import type { AppEnv } from "../../http/env.js";
 import { body, errors, json, security } from "../../http/openapi.js";
-import { amount, phone, text } from "../../http/schemas.js";
+import { amount, phone, text } from "../../domain/fields.js";
 import { router } from "../../http/validation.js";
 import { contextOf, type Tenant } from "../../store/tenant.js";
 import type { Context } from "hono";
