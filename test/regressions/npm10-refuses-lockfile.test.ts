@@ -44,7 +44,14 @@ describe("the Dockerfile with npm 10 (node:20-slim's npm)", () => {
     // npm 10 on the PATH, as in the image.
     const npm10 = join(root, "npm10");
     execFileSync("npm", ["install", "--prefix", npm10, "npm@10", "--no-audit", "--no-fund", "--loglevel=error"], { stdio: "ignore" });
-    const env = { ...process.env, PATH: `${join(npm10, "node_modules", ".bin")}:${process.env.PATH}`, npm_config_update_notifier: "false" };
+    // The image's own npm cache, as in a container: the Dockerfile's `npm cache clean --force` must
+    // not touch (and race with) this machine's cache.
+    const env = {
+      ...process.env,
+      PATH: `${join(npm10, "node_modules", ".bin")}:${process.env.PATH}`,
+      npm_config_update_notifier: "false",
+      npm_config_cache: join(root, "npm-cache"),
+    };
     expect(execFileSync("npm", ["--version"], { env, encoding: "utf8" })).toMatch(/^10\./);
 
     const stages = new Map<string, string>();
