@@ -1,8 +1,9 @@
 /**
  * createApp(options) -> Hono app. The pipeline of a merchant request, in order: request id -> body
- * limit -> JSON-only bodies -> auth (tenant, IP allowlist, per-minute cap) -> capability -> payout
- * attempt caps -> validation -> domain -> response in the spec's shape. Errors of every stage leave
- * through the one envelope in http/errors.ts.
+ * limit -> JSON-only bodies, nested at most so deep -> auth (tenant, IP allowlist, per-minute cap) ->
+ * capability -> payout attempt caps -> validation -> domain -> saved (with --data) -> response in the
+ * spec's shape, and only then the webhooks it caused. Errors of every stage leave through the one
+ * envelope in http/errors.ts.
  */
 import { OpenAPIHono } from "@hono/zod-openapi";
 import type { MiddlewareHandler } from "hono";
@@ -18,6 +19,7 @@ import { requireMerchant } from "./http/auth.js";
 import type { AppEnv } from "./http/env.js";
 import { ApiError, notFound, onError } from "./http/errors.js";
 import { jsonOnly } from "./http/json-only.js";
+import { jsonDepth, perIpQuota } from "./http/quotas.js";
 import { validationHook } from "./http/validation.js";
 import { checkoutPages } from "./pages/checkout-routes.js";
 import { dashboardRoutes } from "./pages/dashboard.js";
@@ -46,10 +48,18 @@ export interface AppOptions {
   runtime?: Runtime;
   /** With `--data`: saves a merchant; a mutating response is sent only once this has resolved. */
   persist?: (tenant: Tenant) => Promise<void>;
+  /** With `--data`: the store, for /health and for deleting a merchant's file. */
+  store?: { health(): { ok: boolean }; remove(tenant: Tenant): Promise<void> };
+  /** Shared mode: private webhook targets refused, /health without counts. */
+  shared?: boolean;
+  /** Anonymous work per client IP per minute (0 = no quota). */
+  quotas?: { signupsPerMinute: number; scenarioLoadsPerMinute: number };
+  /** Largest PUT /sandbox/v1/snapshot body, in bytes. */
+  snapshotLimitBytes?: number;
 }
 
 export const BODY_LIMIT_BYTES = 1024 * 1024;
-const SNAPSHOT_LIMIT_BYTES = 256 * 1024 * 1024;
+export const SNAPSHOT_LIMIT_BYTES = 5 * 1024 * 1024;
 
 export function createApp(options: AppOptions) {
   const { registry, trustProxy = false, publicUrl } = options;
@@ -72,42 +82,50 @@ export function createApp(options: AppOptions) {
     };
   };
   const defaultLimit = limitTo(options.bodyLimitBytes ?? BODY_LIMIT_BYTES, "1 MB");
-  const snapshotLimit = limitTo(SNAPSHOT_LIMIT_BYTES, "256 MB");
+  const snapshotBytes = options.snapshotLimitBytes ?? SNAPSHOT_LIMIT_BYTES;
+  const snapshotLimit = limitTo(snapshotBytes, `${+(snapshotBytes / 1024 / 1024).toFixed(1)} MB (--snapshot-limit-mb)`);
   app.use("*", (c, next) => {
     // GET and HEAD carry no body; skipping them also keeps the node adapter from building a full Request.
     if (c.req.method === "GET" || c.req.method === "HEAD") return next();
     return c.req.path === "/sandbox/v1/snapshot" ? snapshotLimit(c, next) : defaultLimit(c, next);
   });
-  app.use("/api/v1/*", jsonOnly());
+  app.use("/api/v1/*", jsonOnly(), jsonDepth());
   app.use("/api/v1/*", requireMerchant({ registry, trustProxy, accountRules: true }));
-  app.use("/sandbox/v1/*", jsonOnly());
+  app.use("/sandbox/v1/*", jsonOnly(), jsonDepth());
+  // Sign-up and scenario loading are the open control routes (they are how a test gets its keys), so
+  // each has a quota per client IP; every other control route needs the merchant's keys.
+  const quotas = options.quotas ?? { signupsPerMinute: 0, scenarioLoadsPerMinute: 0 };
+  const open: Record<string, MiddlewareHandler<AppEnv>> = {
+    "/sandbox/v1/merchants": perIpQuota({ perMinute: quotas.signupsPerMinute, what: "sign-ups", trustProxy }),
+    "/sandbox/v1/scenarios": perIpQuota({ perMinute: quotas.scenarioLoadsPerMinute, what: "scenario loads", trustProxy }),
+  };
   const sandboxAuth = requireMerchant({ registry, trustProxy, accountRules: false });
   app.use("/sandbox/v1/*", async (c, next) => {
-    // Sign-up and scenario loading are the open control routes: they are how a test gets its keys.
-    if (c.req.method === "POST" && (c.req.path === "/sandbox/v1/merchants" || c.req.path === "/sandbox/v1/scenarios")) return next();
-    return sandboxAuth(c, next);
+    const quota = c.req.method === "POST" ? open[c.req.path] : undefined;
+    return quota ? quota(c, next) : sandboxAuth(c, next);
   });
 
-  // Realtime merchants first catch up on timers already due. Afterwards: start the first delivery of
-  // any event the request emitted (never waited for), and re-arm the wake-up for the next timer.
+  // Realtime merchants first catch up on timers already due. Afterwards: the change is saved (with
+  // --data; a failed save undoes it and answers 503), and only then do the webhooks it caused start
+  // (never waited for): no receiver hears of a change the sandbox could not keep. Then the wake-up
+  // for the next timer is re-armed.
   const clockSync: MiddlewareHandler<AppEnv> = async (c, next) => {
     const tenant = c.var.tenant;
-    if (tenant) driver.catchUp(tenant);
+    if (tenant) await driver.catchUp(tenant);
     await next();
-    if (tenant) {
-      void dispatcher.drain(tenant);
-      driver.arm(tenant);
-      if (options.persist && c.req.method !== "GET" && c.req.method !== "HEAD") await options.persist(tenant);
-    }
+    if (!tenant || registry.get(tenant.id) !== tenant) return; // no tenant, or it was just deleted
+    if (options.persist && c.req.method !== "GET" && c.req.method !== "HEAD") await options.persist(tenant);
+    void dispatcher.drain(tenant);
+    driver.arm(tenant);
   };
   app.use("/api/v1/*", clockSync);
   app.use("/sandbox/v1/*", clockSync);
 
-  // After a change made outside the merchant-scoped pipeline (scenario loads, page actions).
+  // After a change made outside the merchant-scoped pipeline (scenario loads, page actions): saved first.
   const afterChange = async (t: Tenant) => {
+    await options.persist?.(t);
     void dispatcher.drain(t);
     driver.arm(t);
-    await options.persist?.(t);
   };
 
   app.route("/api/v1/wallet", walletRoutes());
@@ -116,20 +134,27 @@ export function createApp(options: AppOptions) {
   app.route("/api/v1/payout", payoutRoutes());
   app.route("/api/v1/vtu", vtuRoutes());
   app.route("/api/v1/virtual-cards", virtualCardRoutes());
-  app.route("/sandbox/v1", merchantRoutes(registry, options.persist));
+  app.route("/sandbox/v1", merchantRoutes({ registry, driver, persist: options.persist, store: options.store, shared: options.shared ?? false }));
   app.route("/sandbox/v1", leverRoutes());
   app.route("/sandbox/v1", lifecycleRoutes());
   app.route("/sandbox/v1", outcomeRoutes());
-  app.route("/sandbox/v1", clockRoutes(driver));
+  app.route("/sandbox/v1", clockRoutes(registry, driver));
   app.route("/sandbox/v1", webhookRoutes(dispatcher));
-  app.route("/sandbox/v1", snapshotRoutes(registry, driver));
-  app.route("/sandbox/v1", scenarioRoutes(registry, afterChange));
+  app.route("/sandbox/v1", snapshotRoutes(registry, driver, options.shared ?? false));
+  app.route("/sandbox/v1", scenarioRoutes(registry, afterChange, options.shared ?? false));
   app.route("/", checkoutPages({ registry, driver, afterChange }));
   app.route("/", dashboardRoutes({ registry, driver, trustProxy, publicUrl }));
   app.route("/", docsRoutes());
 
   app.get("/favicon.ico", (c) => c.body(null, 204));
-  app.get("/health", (c) => c.json({ success: true, status: "ok", merchants: registry.list().length }));
+  // A failing store makes the sandbox unhealthy (503), so a Docker HEALTHCHECK or a CI service sees it.
+  // Shared mode tells strangers nothing about how many merchants there are.
+  app.get("/health", (c) => {
+    const store = options.store?.health() ?? { ok: true };
+    const counts = options.shared ? {} : { merchants: registry.size };
+    if (store.ok) return c.json({ success: true, status: "ok", ...counts });
+    return c.json({ success: false, status: "store_failing", store, ...counts }, 503);
+  });
   app.openAPIRegistry.registerComponent("securitySchemes", "ApiKey", { type: "apiKey", in: "header", name: "X-Api-Key" });
   app.openAPIRegistry.registerComponent("securitySchemes", "ApiSecret", { type: "apiKey", in: "header", name: "X-Api-Secret" });
   app.doc31("/openapi.json", (c) => ({

@@ -26,6 +26,13 @@ export const SettingsSchema = z
     fixtures: z.string().min(1).optional().describe("Folder with replacement fixture files (default: the bundled fixtures/)"),
     data: z.string().min(1).optional().describe("Folder for one lowdb JSON file per merchant (default: in memory only)"),
     scenario: list.default([]).describe("Scenario file(s) to load at start (repeat the flag, or comma-separate)"),
+    shared: bool
+      .default(false)
+      .describe("Shared use on a network: webhooks to loopback and private addresses refused, tighter sign-up quotas, /health without counts"),
+    max_merchants: z.coerce.number().int().min(1).max(1_000_000).default(20_000).describe("Most merchants the sandbox holds (about 8 KB each when idle)"),
+    signups_per_minute: z.coerce.number().int().min(0).max(1_000_000).optional().describe("Sign-ups per client IP per minute; 0 = no quota (default 1000, or 20 with --shared)"),
+    scenario_loads_per_minute: z.coerce.number().int().min(0).max(1_000_000).optional().describe("POST /sandbox/v1/scenarios per client IP per minute; 0 = no quota (default 60, or 5 with --shared)"),
+    snapshot_limit_mb: z.coerce.number().positive().max(1024).default(5).describe("Largest PUT /sandbox/v1/snapshot body, in MB"),
   })
   .strict();
 export type Settings = z.infer<typeof SettingsSchema>;
@@ -50,6 +57,11 @@ export function parseSettings(argv: string[], env: NodeJS.ProcessEnv, readFile?:
         fixtures: { type: "string" },
         data: { type: "string" },
         scenario: { type: "string", multiple: true },
+        shared: { type: "boolean" },
+        "max-merchants": { type: "string" },
+        "signups-per-minute": { type: "string" },
+        "scenario-loads-per-minute": { type: "string" },
+        "snapshot-limit-mb": { type: "string" },
         config: { type: "string" },
       },
     }));
@@ -104,8 +116,16 @@ export function settingsHelp(): string {
   const rows = KEYS.map((key) => {
     const schema = SettingsSchema.shape[key];
     const def = defaultOf(key);
-    return `  --${flag(key).padEnd(14)} MERCHANT_SANDBOX_${key.toUpperCase().padEnd(12)} ${schema.description ?? ""}${def ? ` (default: ${def})` : ""}`;
+    return `  --${flag(key).padEnd(26)} MERCHANT_SANDBOX_${key.toUpperCase().padEnd(26)} ${schema.description ?? ""}${def ? ` (default: ${def})` : ""}`;
   });
-  rows.push(`  --${"config".padEnd(14)} MERCHANT_SANDBOX_${"CONFIG".padEnd(12)} A JSON or YAML file of these settings (lowest priority)`);
+  rows.push(`  --${"config".padEnd(26)} MERCHANT_SANDBOX_${"CONFIG".padEnd(26)} A JSON or YAML file of these settings (lowest priority)`);
   return rows.join("\n");
+}
+
+/** The quotas on anonymous work, per client IP per minute: explicit settings, else by mode. */
+export function quotasOf(settings: Pick<Settings, "shared" | "signups_per_minute" | "scenario_loads_per_minute">) {
+  return {
+    signupsPerMinute: settings.signups_per_minute ?? (settings.shared ? 20 : 1_000),
+    scenarioLoadsPerMinute: settings.scenario_loads_per_minute ?? (settings.shared ? 5 : 60),
+  };
 }

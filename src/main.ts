@@ -19,6 +19,8 @@ ${settingsHelp()}
   --help                                        Show this help
 `;
 
+const STOP_DEADLINE_MS = 5_000;
+
 /** Resolves to an exit code, or to `undefined` while the server keeps the process alive. */
 async function main(argv: string[]): Promise<number | undefined> {
   const [command = "start", ...rest] = argv;
@@ -38,10 +40,19 @@ async function main(argv: string[]): Promise<number | undefined> {
     process.stderr.write(`merchant-sandbox: ${parsed.error}\n`);
     return 2;
   }
+  // Last resort: the sandbox catches its background work itself (a failure is recorded on its
+  // merchant); anything that still escapes is logged, and the other merchants go on being served.
+  process.on("unhandledRejection", (err) => console.error("[merchant-sandbox] unexpected error (please report it):", err));
+  process.on("uncaughtException", (err) => console.error("[merchant-sandbox] unexpected error (please report it):", err));
   const sandbox = await startServer(parsed.settings);
-  // Graceful stop: no new connections, pending writes flushed, then exit. Armed before the banner:
-  // a supervisor may send SIGTERM as soon as it reads "listening on".
+  // Graceful stop: no new connections, webhook requests in flight cut, pending writes flushed, then
+  // exit; never longer than STOP_DEADLINE_MS. Armed before the banner: a supervisor may send SIGTERM
+  // as soon as it reads "listening on".
   const stop = () => {
+    setTimeout(() => {
+      process.stderr.write(`merchant-sandbox: did not stop within ${STOP_DEADLINE_MS / 1000} s; exiting anyway\n`);
+      process.exit(1);
+    }, STOP_DEADLINE_MS).unref();
     void sandbox.close().then(
       () => process.exit(0),
       (err: unknown) => {

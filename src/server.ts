@@ -7,12 +7,13 @@ import { createHash } from "node:crypto";
 import type { AddressInfo } from "node:net";
 import { resolve } from "node:path";
 import { createApp } from "./app.js";
-import type { Settings } from "./config.js";
-import { createRuntime } from "./engine/runtime.js";
+import { quotasOf, type Settings } from "./config.js";
+import { createRuntime, type Runtime } from "./engine/runtime.js";
 import { loadScenario, parseScenario, readScenarioText } from "./scenarios/load.js";
 import { FileStore } from "./store/file-store.js";
 import { loadCatalog, loadDemoMerchants, type FixtureMerchant } from "./store/fixtures.js";
 import { Registry } from "./store/registry.js";
+import type { Snapshot } from "./store/snapshot.js";
 import type { Tenant } from "./store/tenant.js";
 
 export interface RunningSandbox {
@@ -57,9 +58,23 @@ function addDemoMerchants(registry: Registry, demo: FixtureMerchant[]): Tenant[]
     );
 }
 
+/** How long a stop may take: in-flight webhook requests are cut, slow clients closed, writes flushed. */
+const STOP_GRACE_MS = 2_000;
+
 export async function startServer(settings: Settings): Promise<RunningSandbox> {
-  const registry = new Registry({ catalog: loadCatalog(settings.fixtures), seed: settings.seed });
-  const store = settings.data ? new FileStore(settings.data) : undefined;
+  const registry = new Registry({ catalog: loadCatalog(settings.fixtures), seed: settings.seed, maxMerchants: settings.max_merchants });
+  // A failed save is undone: the merchant goes back to its last good file (or out, if it had none).
+  let runtime: Runtime | undefined;
+  const revert = (t: Tenant, saved: Snapshot | null) => {
+    if (saved) {
+      registry.reload(t, saved);
+      runtime?.driver.arm(t);
+    } else {
+      registry.remove(t);
+      runtime?.driver.stop(t);
+    }
+  };
+  const store = settings.data ? new FileStore(settings.data, { revert }) : undefined;
   const restored = store ? await store.loadAll() : [];
   for (const snapshot of restored) registry.restore(snapshot);
 
@@ -69,9 +84,22 @@ export async function startServer(settings: Settings): Promise<RunningSandbox> {
   const persist = store ? (t: Tenant) => store.persist(t) : undefined;
   if (persist) await Promise.all([...created, ...scenarioMerchants.filter((s) => !s.restored).map((s) => s.tenant)].map(persist));
 
-  const runtime = createRuntime({ persist });
-  const app = createApp({ registry, runtime, persist, trustProxy: settings.trust_proxy, publicUrl: settings.public_url });
-  for (const tenant of registry.list()) runtime.driver.arm(tenant); // restored timers resume
+  runtime = createRuntime({ persist, shared: settings.shared });
+  const app = createApp({
+    registry,
+    runtime,
+    persist,
+    store,
+    trustProxy: settings.trust_proxy,
+    publicUrl: settings.public_url,
+    shared: settings.shared,
+    quotas: quotasOf(settings),
+    snapshotLimitBytes: Math.round(settings.snapshot_limit_mb * 1024 * 1024),
+  });
+  for (const tenant of registry.list()) {
+    runtime.driver.arm(tenant); // restored timers resume
+    void runtime.dispatcher.drain(tenant); // events saved before their first attempt started
+  }
 
   const server: ServerType = await new Promise((done, reject) => {
     const s = serve({ fetch: app.fetch, hostname: settings.host, port: settings.port }, () => done(s));
@@ -79,6 +107,7 @@ export async function startServer(settings: Settings): Promise<RunningSandbox> {
   });
   const { port } = server.address() as AddressInfo;
   const host = settings.host.includes(":") ? `[${settings.host}]` : settings.host;
+  const running = runtime;
   return {
     url: `http://${host === "0.0.0.0" ? "127.0.0.1" : host}:${port}`,
     registry,
@@ -87,8 +116,12 @@ export async function startServer(settings: Settings): Promise<RunningSandbox> {
     restored: restored.length,
     store,
     close: async () => {
-      runtime.stop();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
+      running.stop(); // wake-ups disarmed; webhook requests in flight end now, and their advances with them
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      // Keep-alive sockets and clients that never finish must not hold the stop open.
+      const cut = setTimeout(() => (server as { closeAllConnections?: () => void }).closeAllConnections?.(), STOP_GRACE_MS);
+      await closed;
+      clearTimeout(cut);
       await store?.flush();
     },
   };

@@ -6,6 +6,7 @@
 import type { Card, CardStatus, CardTransaction, Cardholder } from "./records.js";
 import type { TenantState } from "./state.js";
 import { iso, type DomainContext } from "./context.js";
+import { MAX_BALANCE_MINOR, RATE_DECIMALS } from "./bounds.js";
 import { DomainError } from "./errors.js";
 import { post, type Posting } from "./ledger.js";
 import { toMajor, type Minor } from "./money.js";
@@ -106,9 +107,18 @@ function assertNotTerminated(card: Card, action: string): void {
   }
 }
 
-/** Naira (kobo) for a USD amount (cents) at the merchant's rate: 1 cent x rate = rate kobo. */
-export function usdToKobo(ctx: DomainContext, cents: Minor): Minor {
-  return Math.round(cents * ctx.config.usd_ngn_rate);
+/**
+ * Naira (kobo) for a USD amount (cents) at the merchant's rate (1 cent x rate = rate kobo), exactly:
+ * the rate has at most RATE_DECIMALS decimals, so the product is computed in integers. What the
+ * wallet pays rounds up and what it gets back rounds down, so no round trip of fundings and unloads
+ * ever creates a kobo (rounding each to the nearest did: 100000 came back as 100000.17).
+ */
+export function usdToKobo(ctx: DomainContext, cents: Minor, direction: "charge" | "credit"): Minor {
+  const scale = 10n ** BigInt(RATE_DECIMALS);
+  const rate = BigInt(Math.round(ctx.config.usd_ngn_rate * 10 ** RATE_DECIMALS));
+  const product = BigInt(cents) * rate;
+  const whole = product / scale;
+  return Number(direction === "charge" && product % scale !== 0n ? whole + 1n : whole);
 }
 
 export function fundCard(ctx: DomainContext, state: TenantState, id: number, amount: Minor) {
@@ -120,9 +130,12 @@ export function fundCard(ctx: DomainContext, state: TenantState, id: number, amo
   const fee = ctx.config.card_funding_fee;
   const transaction_id = ctx.ids.id("TXN");
   const postings: Posting[] = [
-    { kind: "card_funding", amount: -usdToKobo(ctx, amount), transaction_id, description: `Card ${card.card_id} funding USD ${toMajor(amount).toFixed(2)} at ${ctx.config.usd_ngn_rate}` },
+    { kind: "card_funding", amount: -usdToKobo(ctx, amount, "charge"), transaction_id, description: `Card ${card.card_id} funding USD ${toMajor(amount).toFixed(2)} at ${ctx.config.usd_ngn_rate}` },
   ];
-  if (fee > 0) postings.push({ kind: "card_funding_fee", amount: -usdToKobo(ctx, fee), transaction_id, description: `Card ${card.card_id} funding fee USD ${toMajor(fee).toFixed(2)}` });
+  if (fee > 0) postings.push({ kind: "card_funding_fee", amount: -usdToKobo(ctx, fee, "charge"), transaction_id, description: `Card ${card.card_id} funding fee USD ${toMajor(fee).toFixed(2)}` });
+  if (card.balance + amount > MAX_BALANCE_MINOR) {
+    throw new DomainError("BALANCE_LIMIT_EXCEEDED", `Card ${card.card_id} would hold more than the sandbox's ceiling of USD ${toMajor(MAX_BALANCE_MINOR).toLocaleString("en-US")}; nothing was charged.`);
+  }
   post(state, ctx.now, postings);
   card.balance += amount;
   const txn = recordCardTransaction(ctx, state, card, { transaction_id, type: "funding", amount, description: "Card funding" });
@@ -162,7 +175,7 @@ export function terminateCard(ctx: DomainContext, state: TenantState, id: number
 
 function moveToWallet(ctx: DomainContext, state: TenantState, card: Card, amount: Minor, description: string) {
   const transaction_id = ctx.ids.id("TXN");
-  const credited = usdToKobo(ctx, amount);
+  const credited = usdToKobo(ctx, amount, "credit");
   post(state, ctx.now, [{ kind: "card_unload", amount: credited, transaction_id, description: `${description}: card ${card.card_id} USD ${toMajor(amount).toFixed(2)}` }]);
   card.balance -= amount;
   const txn = recordCardTransaction(ctx, state, card, { transaction_id, type: "unload", amount, description });

@@ -11,7 +11,7 @@ import { DomainError } from "./errors.js";
 import { checkoutCompleted } from "./events.js";
 import { post } from "./ledger.js";
 import { toMajor, type Minor } from "./money.js";
-import { allocateAccountNumber, isAccountNumberTaken } from "./virtual-accounts.js";
+import { allocateAccountNumber } from "./virtual-accounts.js";
 
 export const CHECKOUT_VALIDITY_MS = 30 * 60_000;
 
@@ -24,9 +24,10 @@ export interface CheckoutRequest {
 }
 
 export function createCheckout(ctx: DomainContext, state: TenantState, req: CheckoutRequest): Checkout {
+  // Unique across the sandbox: the public payment page finds its merchant by this reference alone.
   let reference: string;
   do reference = ctx.ids.id("CHK");
-  while (state.checkouts.has(reference));
+  while (!ctx.claim("checkout", reference));
   const checkout: Checkout = {
     reference,
     transaction_id: ctx.ids.id("TXN"),
@@ -35,7 +36,7 @@ export function createCheckout(ctx: DomainContext, state: TenantState, req: Chec
     redirect_url: req.redirect_url ?? null,
     customer_email: req.customer_email ?? null,
     customer_name: req.customer_name ?? null,
-    account_number: allocateAccountNumber(ctx, (n) => isAccountNumberTaken(state, n)),
+    account_number: allocateAccountNumber(ctx),
     account_name: `${ctx.config.business_name} Checkout`,
     bank_name: PARTNER_BANK.bank_name,
     status: "pending",

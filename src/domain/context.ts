@@ -18,12 +18,20 @@ export interface Ids {
   int(n: number): number;
 }
 
+/** Identifiers unique across the whole sandbox, not just the merchant: the public pages find a link by its reference. */
+export type ClaimKind = "checkout" | "account";
+
 /** Everything a domain function may read besides the state it changes. Time and ids come in here. */
 export interface DomainContext {
   now: number;
   ids: Ids;
   config: MerchantConfig;
   catalog: Catalog;
+  /**
+   * Reserves an identifier for this merchant across the whole sandbox (a payment link's reference, an
+   * account number): true when it was free and is now this merchant's, false when anyone holds it.
+   */
+  claim(kind: ClaimKind, value: string): boolean;
 }
 
 export const iso = (ms: number): string => new Date(ms).toISOString();

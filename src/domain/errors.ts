@@ -31,7 +31,8 @@ export type DomainErrorCode =
   | "INVALID_ACCOUNT"
   | "INVALID_STATE"
   | "AMOUNT_MISMATCH"
-  | "CARD_FUNDING_FAILED";
+  | "CARD_FUNDING_FAILED"
+  | "BALANCE_LIMIT_EXCEEDED";
 
 /** Shorthand for a validation failure on one field, in the same shape zod failures take. */
 export function fieldError(field: string, message: string): DomainError {

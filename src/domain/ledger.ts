@@ -4,6 +4,7 @@
  * Posting is synchronous and checks the whole batch before appending anything, so a batch either
  * lands entirely or not at all, and concurrent requests cannot overdraw (no `await` in between).
  */
+import { MAX_BALANCE_MINOR } from "./bounds.js";
 import { DomainError } from "./errors.js";
 import type { Minor } from "./money.js";
 import { toMajor } from "./money.js";
@@ -26,7 +27,10 @@ export function lastMovementAt(state: TenantState): number | null {
   return state.ledger.at(-1)?.at ?? null;
 }
 
-/** Throws INSUFFICIENT_BALANCE (changing nothing) when the postings would take the balance below zero. */
+/**
+ * Throws (changing nothing) when the postings would take the balance below zero (INSUFFICIENT_BALANCE)
+ * or past the sandbox's ceiling (BALANCE_LIMIT_EXCEEDED: kobo stay exact integers below it).
+ */
 function assertCanPost(state: TenantState, postings: Posting[]): void {
   const total = postings.reduce((sum, p) => sum + p.amount, 0);
   const balance = balanceOf(state);
@@ -34,6 +38,12 @@ function assertCanPost(state: TenantState, postings: Posting[]): void {
     throw new DomainError(
       "INSUFFICIENT_BALANCE",
       `Insufficient wallet balance: NGN ${toMajor(-total).toFixed(2)} needed, NGN ${toMajor(balance).toFixed(2)} available.`,
+    );
+  }
+  if (balance + total > MAX_BALANCE_MINOR) {
+    throw new DomainError(
+      "BALANCE_LIMIT_EXCEEDED",
+      `This credit would take the wallet past the sandbox's ceiling of NGN ${toMajor(MAX_BALANCE_MINOR).toLocaleString("en-US")}; nothing was credited.`,
     );
   }
 }

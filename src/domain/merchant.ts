@@ -65,12 +65,16 @@ export interface Credentials {
   webhook_secret: string;
 }
 
-export function newCredentials(ids: Ids): Credentials {
+/**
+ * A new merchant's id (from `ids`, which a seed makes deterministic) and credentials (from `secrets`,
+ * which must be the CSPRNG: a seed is shared and guessable, and a key must not reveal it).
+ */
+export function newCredentials(ids: Ids, secrets: Ids): Credentials {
   return {
     merchant_id: `mch_${ids.alnum(14)}`,
-    api_key: `pk_test_${ids.alnum(24)}`,
-    api_secret: `sk_test_${ids.alnum(32)}`,
-    webhook_secret: `whsec_${ids.alnum(32)}`,
+    api_key: `pk_test_${secrets.alnum(24)}`,
+    api_secret: `sk_test_${secrets.alnum(32)}`,
+    webhook_secret: `whsec_${secrets.alnum(32)}`,
   };
 }
 

@@ -20,6 +20,11 @@ export interface RuleInput {
 }
 
 export function addRule(ctx: DomainContext, state: TenantState, input: RuleInput): OutcomeRule {
+  if (state.outcomeRules.length >= MAX_OUTCOME_RULES) {
+    throw new DomainError("VALIDATION_ERROR", "The given data was invalid.", {
+      errors: { target: [`A merchant holds at most ${MAX_OUTCOME_RULES} outcome rules: delete some first (DELETE /sandbox/v1/outcomes).`] },
+    });
+  }
   const allowed: readonly string[] = OUTCOMES[input.target];
   if (!allowed.includes(input.outcome)) {
     throw new DomainError("VALIDATION_ERROR", "The given data was invalid.", {

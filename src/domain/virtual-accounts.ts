@@ -38,16 +38,15 @@ export function identityFor(ctx: DomainContext, req: VirtualAccountRequest): Ide
   );
 }
 
-/** Allocates an unused NUBAN at the partner bank (also used for one-time payment-link accounts). */
-export function allocateAccountNumber(ctx: DomainContext, taken: (n: string) => boolean): string {
+/**
+ * Allocates a NUBAN at the partner bank that no merchant of this sandbox holds (also used for
+ * one-time payment-link accounts): a bank's account numbers are unique, whoever opened them.
+ */
+export function allocateAccountNumber(ctx: DomainContext): string {
   let number: string;
   do number = makeNuban(PARTNER_BANK.cbn_code, ctx.ids.digits(9));
-  while (taken(number));
+  while (!ctx.claim("account", number));
   return number;
-}
-
-export function isAccountNumberTaken(state: TenantState, n: string): boolean {
-  return state.virtualAccounts.has(n) || state.checkoutsByAccount.has(n);
 }
 
 /**
@@ -78,7 +77,7 @@ export function createVirtualAccount(
     );
   }
   const account: VirtualAccount = {
-    account_number: allocateAccountNumber(ctx, (n) => isAccountNumberTaken(state, n)),
+    account_number: allocateAccountNumber(ctx),
     account_name: `${ctx.config.business_name}-${customer_name}`,
     bank_name: PARTNER_BANK.bank_name,
     customer_type: req.customer_type,

@@ -1,11 +1,19 @@
 /**
- * Runs a merchant's timers. `advanceTo` (manual and realtime alike) fires every timer due up to the
+ * Runs a merchant's timers. `advance` (manual and realtime alike) fires every timer due up to the
  * target in (at, seq) order, moving the clock to each timer's time first so the timestamps it writes
  * are right, including timers scheduled by the timers it fires, then leaves the clock at the target.
  * Calls for one merchant are serialised. In realtime mode each merchant with pending timers has one
  * Node timeout armed for its next timer, and every request first catches up on what is due, so a
  * reply never shows a state that should already have moved on.
+ *
+ * Background work never ends the process and never holds up other merchants: a timer that throws is
+ * recorded as an incident of its merchant and the rest carry on; long runs give the event loop back
+ * every few milliseconds; the webhook attempts of one instant run side by side, a bounded number at a
+ * time, instead of one after another.
  */
+import { performance } from "node:perf_hooks";
+import { recordIncident } from "../domain/incidents.js";
+import type { Timer } from "../domain/records.js";
 import { fireTimer } from "../domain/timer-dispatch.js";
 import { nextTimer, popDue } from "../domain/timers.js";
 import { contextOf, type Tenant } from "../store/tenant.js";
@@ -15,6 +23,12 @@ import type { WebhookDispatcher } from "../webhooks/dispatcher.js";
 const MAX_FIRED_PER_CALL = 5_000_000;
 /** Node's setTimeout limit; a later timer is re-armed when this one wakes. */
 const MAX_TIMEOUT_MS = 2 ** 31 - 1;
+/** How long a run of timers may hold the event loop before it lets other work (other merchants) in. */
+const SLICE_MS = 8;
+/** Webhook attempts of one merchant's instant in flight at once during an advance. */
+const PARALLEL_ATTEMPTS = 32;
+
+const yieldToLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 export class ClockDriver {
   private readonly armed = new Map<string, { at: number; handle: NodeJS.Timeout }>();
@@ -27,8 +41,9 @@ export class ClockDriver {
   ) {}
 
   /**
-   * Fires due timers and moves the clock to the target. The target is computed from the clock as it
-   * stands once this merchant's earlier advances have finished, so "+5 s" twice is +10 s.
+   * Fires due timers and moves the clock to the target, waiting for the webhook attempts they start.
+   * The target is computed from the clock as it stands once this merchant's earlier advances have
+   * finished, so "+5 s" twice is +10 s.
    */
   advance(tenant: Tenant, target: (now: number) => number): Promise<{ now: number; fired: number }> {
     return this.serialised(tenant, async () => {
@@ -44,12 +59,13 @@ export class ClockDriver {
   }
 
   /**
-   * Realtime catch-up: fires whatever is due by the clock's current time. State transitions happen
-   * before this returns; the webhook attempts they start are not waited for.
+   * Realtime catch-up: fires whatever is due by the clock's current time. The state transitions are
+   * done when it resolves (it may yield on the way, for a merchant with many overdue timers); the
+   * webhook attempts they start are not waited for.
    */
-  catchUp(tenant: Tenant): void {
+  async catchUp(tenant: Tenant): Promise<void> {
     if (tenant.clock.settings().mode !== "realtime") return;
-    void this.runDue(tenant, tenant.clock.now(), false);
+    await this.runDue(tenant, tenant.clock.now(), false);
   }
 
   /** (Re)arms the realtime wake-up for the merchant's next timer, or disarms it. */
@@ -68,10 +84,10 @@ export class ClockDriver {
     const handle = setTimeout(() => {
       this.armed.delete(tenant.id);
       void this.serialised(tenant, async () => {
-        this.catchUp(tenant);
+        await this.catchUp(tenant);
         this.arm(tenant);
         this.onStateChanged?.(tenant);
-      }).catch((err: unknown) => console.error(`[merchant-sandbox] timers of ${tenant.id} failed:`, err));
+      }).catch((err: unknown) => console.error(`[merchant-sandbox] merchant ${tenant.id}: timers failed:`, err));
     }, wait);
     handle.unref(); // a pending demo timer never keeps a stopping process alive
     this.armed.set(tenant.id, { at: next.at, handle });
@@ -87,24 +103,56 @@ export class ClockDriver {
   }
 
   /**
-   * Fires due timers in order. With `wait`, each timer's webhook work (its own attempt, or the first
-   * attempts of the events its transition emitted) finishes before the next timer runs, so a manual
-   * advance is deterministic. Without it nothing is awaited, and the function runs synchronously.
+   * Fires due timers in (at, seq) order. With `wait`, the webhook attempts of one instant (their own
+   * attempts, or the first attempts of the events its transitions emitted) finish before the clock
+   * moves on to a later instant, so a manual advance is deterministic and retries they schedule fall
+   * in order; without it nothing is awaited but the time slices.
    */
   private async runDue(tenant: Tenant, upTo: number, wait: boolean): Promise<number> {
     let fired = 0;
-    for (let timer = popDue(tenant.state, upTo); timer; timer = popDue(tenant.state, upTo)) {
-      if (timer.at > tenant.clock.now()) tenant.clock.configure({ now: timer.at });
-      let work: Promise<void> | undefined;
-      if (timer.kind === "webhook.attempt") work = this.dispatcher?.onTimer(tenant, timer);
-      else {
-        fireTimer({ ...contextOf(tenant), now: timer.at }, tenant.state, timer);
-        if (tenant.state.outbox.length > 0) work = this.dispatcher?.drain(tenant);
+    let sliceStart = performance.now();
+    const attempts = new Set<Promise<void>>();
+    for (;;) {
+      const next = nextTimer(tenant.state);
+      const due = next !== undefined && next.at <= upTo;
+      if (attempts.size > 0 && (!due || next.at > tenant.clock.now() || attempts.size >= PARALLEL_ATTEMPTS)) {
+        // Finish this instant's attempts before moving on: they may schedule timers (retries) due
+        // before `next`, or before the target when nothing else is due.
+        await (due && next.at === tenant.clock.now() ? Promise.race(attempts) : Promise.all(attempts));
+        continue;
       }
-      if (wait && work) await work;
-      if (++fired >= MAX_FIRED_PER_CALL) throw new Error(`more than ${MAX_FIRED_PER_CALL} timers fired in one advance`);
+      if (!due) break;
+      const timer = popDue(tenant.state, upTo)!;
+      if (timer.at > tenant.clock.now()) tenant.clock.configure({ now: timer.at });
+      const work = this.fire(tenant, timer);
+      if (wait && work) {
+        const tracked: Promise<void> = work.then(() => void attempts.delete(tracked));
+        attempts.add(tracked);
+      }
+      if (++fired >= MAX_FIRED_PER_CALL) {
+        recordIncident(tenant.state, tenant.clock.now(), "clock advance", `more than ${MAX_FIRED_PER_CALL} timers fired in one advance; the rest wait for the next one`);
+        break;
+      }
+      if ((fired & 63) === 0 && performance.now() - sliceStart > SLICE_MS) {
+        await yieldToLoop();
+        sliceStart = performance.now();
+      }
     }
     return fired;
+  }
+
+  /** One timer: a webhook attempt (I/O, returned to wait for) or a domain transition, which may emit events. */
+  private fire(tenant: Tenant, timer: Timer): Promise<void> | undefined {
+    if (timer.kind === "webhook.attempt") return this.dispatcher?.onTimer(tenant, timer);
+    try {
+      fireTimer({ ...contextOf(tenant), now: timer.at }, tenant.state, timer);
+    } catch (err) {
+      // The transition checks before it changes anything, so a throw leaves the state as it was.
+      recordIncident(tenant.state, timer.at, `timer ${timer.kind} ${timer.ref}`, err);
+      console.error(`[merchant-sandbox] merchant ${tenant.id}: timer ${timer.kind} ${timer.ref} failed:`, err);
+      return undefined;
+    }
+    return tenant.state.outbox.length > 0 ? this.dispatcher?.drain(tenant) : undefined;
   }
 
   private serialised<T>(tenant: Tenant, work: () => Promise<T>): Promise<T> {

@@ -5,6 +5,7 @@
  * Timers and `advance` that runs them arrive with the lifecycle work; windows and timestamps already
  * read `now()` from here.
  */
+import { MAX_CLOCK } from "../domain/bounds.js";
 import type { ClockMode } from "../domain/records.js";
 
 export type { ClockMode };
@@ -31,7 +32,8 @@ export class Clock {
 
   now(): number {
     if (this.mode === "manual") return this.anchorSim;
-    return this.anchorSim + Math.floor((this.wall() - this.anchorWall) * this.speed);
+    // A fast realtime clock left running stops at the end of the range (dates past it cannot be shown).
+    return Math.min(MAX_CLOCK, this.anchorSim + Math.floor((this.wall() - this.anchorWall) * this.speed));
   }
 
   settings(): ClockSettings {

@@ -6,6 +6,8 @@ import type { Context, ErrorHandler, NotFoundHandler } from "hono";
 import { HTTPException } from "hono/http-exception";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import { DomainError, type DomainErrorCode } from "../domain/errors.js";
+import { StoreUnavailable } from "../store/file-store.js";
+import { MerchantLimitError } from "../store/registry.js";
 
 export type ErrorCode =
   | DomainErrorCode
@@ -17,6 +19,9 @@ export type ErrorCode =
   | "INVALID_JSON"
   | "UNSUPPORTED_MEDIA_TYPE"
   | "PAYLOAD_TOO_LARGE"
+  | "QUOTA_EXCEEDED"
+  | "MERCHANT_LIMIT_REACHED"
+  | "STORE_UNAVAILABLE"
   | "INTERNAL_ERROR";
 
 /** HTTP status per code. The spec fixes PAYOUT_DISABLED at 403; the rest are sandbox choices (README). */
@@ -46,6 +51,10 @@ export const STATUS_OF: Record<ErrorCode, ContentfulStatusCode> = {
   INVALID_STATE: 409,
   AMOUNT_MISMATCH: 422,
   CARD_FUNDING_FAILED: 422,
+  BALANCE_LIMIT_EXCEEDED: 422,
+  QUOTA_EXCEEDED: 429,
+  MERCHANT_LIMIT_REACHED: 429,
+  STORE_UNAVAILABLE: 503,
   INTERNAL_ERROR: 500,
 };
 
@@ -83,6 +92,8 @@ export const onError: ErrorHandler = (err, c) => {
   if (err instanceof ApiError || err instanceof DomainError) {
     return errorResponse(c, err.code, err.message, err.details);
   }
+  if (err instanceof StoreUnavailable) return errorResponse(c, "STORE_UNAVAILABLE", err.message);
+  if (err instanceof MerchantLimitError) return errorResponse(c, "MERCHANT_LIMIT_REACHED", err.message);
   if (err instanceof HTTPException) {
     // Hono's own validators and body limit raise these for input the client got wrong.
     if (err.status === 413) return errorResponse(c, "PAYLOAD_TOO_LARGE", "The request body is larger than 1 MB.");

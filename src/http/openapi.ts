@@ -21,17 +21,18 @@ const ERROR_DESCRIPTIONS: Record<number, string> = {
   413: "PAYLOAD_TOO_LARGE",
   415: "UNSUPPORTED_MEDIA_TYPE",
   422: "VALIDATION_ERROR or a business rule refusal (see error_code)",
-  429: "RATE_LIMITED or IP_RATE_LIMITED, with retry_after",
+  429: "RATE_LIMITED, IP_RATE_LIMITED or QUOTA_EXCEEDED (with retry_after), or MERCHANT_LIMIT_REACHED",
   500: "INTERNAL_ERROR (a sandbox bug), with request_id",
+  503: "STORE_UNAVAILABLE: with --data, the change could not be saved and was not applied",
 };
 
 /**
  * Error responses every route can give, plus the route's own: any request can be refused for its
  * body (400, 413, 415, even where none is expected), a parameter (422), auth (401, 403), limits
- * (429), or meet a bug (500).
+ * (429), meet a bug (500), or (with --data) a disk that cannot save (503).
  */
 export function errors(...statuses: number[]) {
-  const all = [...new Set([400, 401, 403, 413, 415, 422, 429, 500, ...statuses])].sort();
+  const all = [...new Set([400, 401, 403, 413, 415, 422, 429, 500, 503, ...statuses])].sort();
   return Object.fromEntries(all.map((s) => [s, json(ErrorSchema, ERROR_DESCRIPTIONS[s] ?? "Error")])) as Record<
     number,
     ReturnType<typeof json<typeof ErrorSchema>>

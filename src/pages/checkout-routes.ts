@@ -26,14 +26,6 @@ export interface PageDeps {
   afterChange: (tenant: Tenant) => Promise<void>;
 }
 
-function find(registry: Registry, reference: string): { tenant: Tenant; checkout: Checkout } | undefined {
-  for (const tenant of registry.list()) {
-    const checkout = tenant.state.checkouts.get(reference);
-    if (checkout) return { tenant, checkout };
-  }
-  return undefined;
-}
-
 function view(tenant: Tenant, c: Checkout): LinkPageData {
   const now = tenant.clock.now();
   const clock = tenant.clock.settings();
@@ -56,13 +48,14 @@ function view(tenant: Tenant, c: Checkout): LinkPageData {
 }
 
 export function checkoutPages(deps: PageDeps) {
-  const lookup = (c: Context) => {
-    const found = find(deps.registry, c.req.param("reference") ?? "");
-    if (found) deps.driver.catchUp(found.tenant);
+  // References are unique sandbox-wide, so the registry's index names the one merchant (no scan).
+  const lookup = async (c: Context) => {
+    const found = deps.registry.findCheckout(c.req.param("reference") ?? "");
+    if (found) await deps.driver.catchUp(found.tenant);
     return found;
   };
-  const page = (variant: "branded" | "processor") => (c: Context) => {
-    const found = lookup(c);
+  const page = (variant: "branded" | "processor") => async (c: Context) => {
+    const found = await lookup(c);
     if (!found) {
       return c.html(html`<!doctype html><html lang="en"><title>Payment link not found</title><main><h1>Payment link not found</h1><p>Check the link you were given.</p></main></html>`, 404);
     }
@@ -72,13 +65,13 @@ export function checkoutPages(deps: PageDeps) {
   return new Hono()
     .get("/pay/:reference", page("branded"))
     .get("/processor/checkout/:reference", page("processor"))
-    .get("/pay/:reference/status", (c) => {
-      const found = lookup(c);
+    .get("/pay/:reference/status", async (c) => {
+      const found = await lookup(c);
       if (!found) return errorResponse(c, "NOT_FOUND", "No such payment link.");
       return c.json({ success: true, data: view(found.tenant, found.checkout) });
     })
     .post("/pay/:reference/simulate", async (c) => {
-      const found = lookup(c);
+      const found = await lookup(c);
       if (!found) return errorResponse(c, "NOT_FOUND", "No such payment link.");
       // The same amount rule as the control API's pay lever, through the same schema and error format.
       let raw: unknown;

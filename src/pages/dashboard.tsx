@@ -65,11 +65,11 @@ export function dashboardRoutes(opts: { registry: Registry; driver: ClockDriver;
   const app = new Hono<AppEnv>();
   app.get("/dashboard", (c) => c.html(<Shell />));
   app.use("/dashboard/fragments/*", requireMerchant({ registry: opts.registry, trustProxy: opts.trustProxy, accountRules: false }));
-  app.get("/dashboard/fragments/:section", (c) => {
+  app.get("/dashboard/fragments/:section", async (c) => {
     const section = SECTIONS.find((s) => s.id === c.req.param("section"));
     if (!section) return c.html(<p class="error">Unknown section.</p>, 404);
     const tenant = c.var.tenant;
-    opts.driver.catchUp(tenant);
+    await opts.driver.catchUp(tenant);
     return c.html(<>{section.render(tenant, opts.publicUrl ?? new URL(c.req.url).origin)}</>);
   });
   return app;

@@ -1,5 +1,6 @@
 /** The merchant's clock through the control API, and reset. */
 import { createRoute, z } from "@hono/zod-openapi";
+import { MAX_CLOCK } from "../domain/bounds.js";
 import { DURATION_PATTERN, durationMs } from "../domain/duration.js";
 import { fieldError } from "../domain/errors.js";
 import { toMinor } from "../domain/money.js";
@@ -8,8 +9,8 @@ import type { ClockDriver } from "../engine/clock-driver.js";
 import { body, errors, json, security } from "../http/openapi.js";
 import { amount } from "../domain/fields.js";
 import { router } from "../http/validation.js";
+import type { Registry } from "../store/registry.js";
 import { contextOf, type Tenant } from "../store/tenant.js";
-import { emptyState } from "../domain/state.js";
 import { Merchant, merchantResponse } from "./merchants.js";
 
 const tags = ["Sandbox"];
@@ -49,10 +50,13 @@ function targetOf(now: number, req: z.infer<typeof Advance>): number {
   if (req.to !== undefined) {
     const to = Date.parse(req.to);
     if (to < now) throw fieldError("to", "The clock never goes backwards: give a time at or after the current sim time.");
+    if (to > MAX_CLOCK) throw fieldError("to", `The clock cannot go past ${new Date(MAX_CLOCK).toISOString()}.`);
     return to;
   }
+  const field = req.by !== undefined ? "by" : "seconds";
   const ms = req.by !== undefined ? durationMs(req.by) : (req.seconds ?? 0) * 1000;
-  if (ms > MAX_ADVANCE_MS) throw fieldError(req.by !== undefined ? "by" : "seconds", "At most 10 years at a time.");
+  if (ms > MAX_ADVANCE_MS) throw fieldError(field, "At most 10 years at a time.");
+  if (now + ms > MAX_CLOCK) throw fieldError(field, `The clock cannot go past ${new Date(MAX_CLOCK).toISOString()}.`);
   return now + Math.round(ms);
 }
 
@@ -88,7 +92,7 @@ const reset = createRoute({
   responses: { 200: json(z.object({ success: z.literal(true), data: Merchant }), "The merchant after reset"), ...errors(400, 415, 422) },
 });
 
-export function clockRoutes(driver: ClockDriver) {
+export function clockRoutes(registry: Registry, driver: ClockDriver) {
   return router()
     .openapi(read, (c) => c.json({ success: true as const, data: clockView(c.var.tenant) }, 200))
     .openapi(advance, async (c) => {
@@ -101,7 +105,7 @@ export function clockRoutes(driver: ClockDriver) {
       const tenant = c.var.tenant;
       // The body is optional: without one, validation hands over {}.
       const opening = c.req.valid("json").wallet_balance;
-      tenant.state = emptyState();
+      registry.resetState(tenant);
       driver.stop(tenant);
       if (opening) fundWallet(contextOf(tenant), tenant.state, toMinor(opening), "Opening balance after reset (sandbox)");
       return c.json({ success: true as const, data: merchantResponse(tenant) }, 200);

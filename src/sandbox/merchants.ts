@@ -9,8 +9,10 @@ import { balanceOf } from "../domain/ledger.js";
 import { toMajor } from "../domain/money.js";
 import { body, errors, json, security } from "../http/openapi.js";
 import { router } from "../http/validation.js";
+import type { ClockDriver } from "../engine/clock-driver.js";
 import type { Registry } from "../store/registry.js";
 import type { Tenant } from "../store/tenant.js";
+import { assertWebhookTarget } from "./webhook-target.js";
 import { MerchantSettingsSchema, NewMerchantSchema } from "../domain/merchant-settings.js";
 
 export const Merchant = z
@@ -78,17 +80,44 @@ const update = createRoute({
   responses: { 200: json(z.object({ success: z.literal(true), data: Merchant }), "The updated merchant"), ...errors(400, 415, 422) },
 });
 
-export function merchantRoutes(registry: Registry, persist?: (tenant: Tenant) => Promise<void>) {
+const remove = createRoute({
+  method: "delete",
+  path: "/merchant",
+  tags: ["Sandbox"],
+  summary: "Delete the calling merchant: its keys stop working and its state is gone (with --data, its file too)",
+  security,
+  responses: { 200: json(z.object({ success: z.literal(true), message: z.string() }), "Deleted"), ...errors() },
+});
+
+export interface MerchantRouteDeps {
+  registry: Registry;
+  driver: ClockDriver;
+  persist?: (tenant: Tenant) => Promise<void>;
+  store?: { remove(tenant: Tenant): Promise<void> };
+  shared: boolean;
+}
+
+export function merchantRoutes({ registry, driver, persist, store, shared }: MerchantRouteDeps) {
   return router()
     .openapi(create, async (c) => {
-      const tenant = registry.create(c.req.valid("json"), { defaultClockMode: "manual" });
+      const input = c.req.valid("json");
+      assertWebhookTarget(input.webhook_url, shared);
+      const tenant = registry.create(input, { defaultClockMode: "manual" });
       await persist?.(tenant);
       return c.json({ success: true as const, data: merchantResponse(tenant) }, 201);
+    })
+    .openapi(remove, async (c) => {
+      const tenant = c.var.tenant;
+      registry.remove(tenant);
+      driver.stop(tenant);
+      await store?.remove(tenant);
+      return c.json({ success: true as const, message: `Merchant ${tenant.id} deleted` }, 200);
     })
     .openapi(read, (c) => c.json({ success: true as const, data: merchantResponse(c.var.tenant) }, 200))
     .openapi(update, (c) => {
       const tenant = c.var.tenant;
       const settings = c.req.valid("json");
+      assertWebhookTarget(settings.webhook_url, shared);
       const clockNow = settings.clock?.now === undefined ? undefined : Date.parse(settings.clock.now);
       if (clockNow !== undefined && clockNow < tenant.clock.now()) {
         throw fieldError("clock.now", "The clock never goes backwards: give a time at or after the current sim time.");

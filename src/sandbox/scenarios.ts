@@ -10,6 +10,7 @@ import { router } from "../http/validation.js";
 import { loadScenario, parseScenario, ScenarioError, validateScenario } from "../scenarios/load.js";
 import type { Registry } from "../store/registry.js";
 import type { Tenant } from "../store/tenant.js";
+import { assertWebhookTarget } from "./webhook-target.js";
 
 const Loaded = z
   .object({
@@ -37,12 +38,13 @@ const load = createRoute({
 });
 
 /** `afterLoad` arms realtime clocks and saves each new merchant before the reply. */
-export function scenarioRoutes(registry: Registry, afterLoad: (t: Tenant) => Promise<void>) {
+export function scenarioRoutes(registry: Registry, afterLoad: (t: Tenant) => Promise<void>, shared: boolean) {
   return router().openapi(load, async (c) => {
     const body = c.req.valid("json");
     let loaded;
     try {
       const scenario = typeof body.yaml === "string" ? parseScenario(body.yaml, "request body") : validateScenario(body, "request body");
+      for (const [alias, m] of Object.entries(scenario.merchants)) assertWebhookTarget(m.webhook_url, shared, `merchants.${alias}.webhook_url`);
       loaded = loadScenario(registry, scenario, { source: "request body", seededKeys: false });
     } catch (err) {
       if (!(err instanceof ScenarioError)) throw err;

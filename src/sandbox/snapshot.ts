@@ -5,6 +5,7 @@ import { errors, json, security } from "../http/openapi.js";
 import { router } from "../http/validation.js";
 import type { Registry } from "../store/registry.js";
 import { SnapshotSchema, toSnapshot } from "../store/snapshot.js";
+import { assertWebhookTarget } from "./webhook-target.js";
 
 const tags = ["Sandbox"];
 const Snapshot = SnapshotSchema.openapi("Snapshot");
@@ -40,7 +41,7 @@ const restore = createRoute({
   responses: { 200: json(z.object({ success: z.literal(true), message: z.string() }), "Restored"), ...errors(400, 413, 415, 422) },
 });
 
-export function snapshotRoutes(registry: Registry, driver: ClockDriver) {
+export function snapshotRoutes(registry: Registry, driver: ClockDriver, shared: boolean) {
   return router()
     .openapi(read, (c) => {
       const t = c.var.tenant;
@@ -48,8 +49,10 @@ export function snapshotRoutes(registry: Registry, driver: ClockDriver) {
     })
     .openapi(restore, (c) => {
       const tenant = c.var.tenant;
+      const snapshot = c.req.valid("json");
+      assertWebhookTarget(snapshot.merchant.webhook_url, shared, "merchant.webhook_url");
+      registry.replace(tenant, snapshot);
       driver.stop(tenant);
-      registry.replace(tenant, c.req.valid("json"));
       return c.json({ success: true as const, message: "Snapshot restored" }, 200);
     });
 }

@@ -8,8 +8,10 @@ import { parse as parseYaml, YAMLParseError } from "yaml";
 import type { z } from "zod";
 import { createCardholder, approveKyc, fundCard, issueCard } from "../domain/cards.js";
 import { createCheckout } from "../domain/checkout.js";
+import { MAX_CLOCK, MAX_JSON_DEPTH } from "../domain/bounds.js";
 import { durationMs } from "../domain/duration.js";
 import { DomainError } from "../domain/errors.js";
+import { nestsDeeperThan } from "../domain/json-depth.js";
 import { toMinor } from "../domain/money.js";
 import { addRule } from "../domain/outcomes.js";
 import { addTimelineEntry } from "../domain/timeline.js";
@@ -40,6 +42,8 @@ export function parseScenario(text: string, source: string): Scenario {
 const STEP_KINDS = ["request", "advance", "expect_webhook", "expect_balance"];
 
 export function validateScenario(doc: unknown, source: string): Scenario {
+  // Checked before the schema, which walks step bodies recursively.
+  if (nestsDeeperThan(doc, MAX_JSON_DEPTH)) throw new ScenarioError(source, "", `nests deeper than ${MAX_JSON_DEPTH} levels`);
   const result = ScenarioSchema.safeParse(doc);
   if (!result.success) {
     const { path, message } = explain(result.error.issues[0]!);
@@ -208,6 +212,7 @@ function loadInto(registry: Registry, scenario: Scenario, opts: LoadOptions, mer
     const t = tenantOf(e.merchant, path);
     const at = timeOf(e.at, start);
     if (!(at >= t.clock.now())) fail(`${path}.at`, "the timeline cannot start before the merchant's clock");
+    if (at > MAX_CLOCK) fail(`${path}.at`, `falls after ${new Date(MAX_CLOCK).toISOString()}, the end of the clock's range`);
     if (e.transfer) {
       const { to, amount, ...rest } = e.transfer;
       const account = typeof vars[to] === "string" ? (vars[to] as string) : to;

@@ -1,18 +1,30 @@
 /**
  * The scenario file format (`scenarios/*.yaml`): merchants, initial objects, outcome rules, a
  * timeline of simulated events on each merchant's clock, and optional steps with expectations.
- * One zod schema validates a file and is the reference for its fields.
+ * One zod schema validates a file and is the reference for its fields. Its fields use the domain's
+ * own rules and bounds (amounts with two decimals and a ceiling, http(s) URLs...), and a scenario is
+ * bounded as a whole, since anyone may post one to a running sandbox.
  */
-import { z } from "zod";
-import { OUTCOMES } from "../domain/outcomes.js";
+import { MAX_CLOCK, MAX_DELAY_SECONDS, MAX_NARRATION, MAX_OUTCOME_RULES } from "../domain/bounds.js";
+import { amount, email } from "../domain/fields.js";
 import { NewMerchantSchema } from "../domain/merchant-settings.js";
+import { OUTCOME_TARGETS, ruleMatch } from "../domain/records.js";
+import { z } from "../domain/zod.js";
 
-const alias = z.string().regex(/^[A-Za-z_][\w-]*$/, { message: "Use letters, digits, _ and -, starting with a letter or _." });
+/** A scenario declares at most this many merchants, and this many objects of each kind. */
+export const MAX_SCENARIO_MERCHANTS = 20;
+const MAX_OBJECTS = 1_000;
+
+const alias = z.string().max(64).regex(/^[A-Za-z_][\w-]*$/, { message: "Use letters, digits, _ and -, starting with a letter or _." });
 /** Which merchant a line belongs to; may be left out when the scenario has one merchant. */
 const merchantRef = alias.optional();
-const money = z.number().positive();
+const money = amount({ min: 0.01, max: 10_000_000_000 });
+const list = <T extends z.ZodType>(item: T, max = MAX_OBJECTS) => z.array(item).max(max, { message: `At most ${max} entries.` }).default([]);
 /** "+5m", "+90s", "+2h", "+1d" after the scenario start, or an ISO time. */
-export const offset = z.string().regex(/^(\+\d+(\.\d+)?(s|m|h|d)|\d{4}-\d{2}-\d{2}T.+)$/, { message: 'Use "+30s", "+5m", "+2h", "+1d" or an ISO time.' });
+export const offset = z
+  .string()
+  .max(40)
+  .regex(/^(\+\d{1,12}(\.\d{1,6})?(s|m|h|d)|\d{4}-\d{2}-\d{2}T.+)$/, { message: 'Use "+30s", "+5m", "+2h", "+1d" or an ISO time.' });
 
 const Merchant = NewMerchantSchema.extend({
   api_key: z.string().min(16).max(100).optional(),
@@ -30,8 +42,8 @@ const VirtualAccount = z
     merchant: merchantRef,
     as: alias,
     customer_type: z.enum(["individual", "business"]).default("individual"),
-    email: z.email(),
-    reference: z.string().min(1),
+    email,
+    reference: z.string().min(1).max(100),
     first_name: z.string().min(1).optional(),
     last_name: z.string().min(1).optional(),
     bvn: z.string().regex(/^\d{11}$/).optional(),
@@ -45,10 +57,10 @@ const Cardholder = z
   .object({
     merchant: merchantRef,
     as: alias,
-    first_name: z.string().min(1),
-    last_name: z.string().min(1),
-    email: z.email(),
-    phone: z.string().optional(),
+    first_name: z.string().min(1).max(100),
+    last_name: z.string().min(1).max(100),
+    email,
+    phone: z.string().max(20).optional(),
     /** Approve KYC at load (default false: it follows the KYC delay like any cardholder). */
     approved: z.boolean().default(false),
   })
@@ -60,24 +72,24 @@ const Card = z
     as: alias,
     cardholder: alias,
     brand: z.enum(["VISA", "MASTERCARD"]).default("VISA"),
-    label: z.string().optional(),
+    label: z.string().max(100).optional(),
     /** USD to fund the card with at load (charged to the wallet as usual). */
-    fund: money.optional(),
+    fund: amount({ min: 1, max: 10_000, currency: "USD" }).optional(),
   })
   .strict();
 
 const PaymentLink = z
-  .object({ merchant: merchantRef, as: alias, amount: z.number().min(100), description: z.string().max(200).optional() })
+  .object({ merchant: merchantRef, as: alias, amount: amount({ min: 100 }), description: z.string().max(200).optional() })
   .strict();
 
 const Outcome = z
   .object({
     merchant: merchantRef,
-    target: z.enum(Object.keys(OUTCOMES) as [keyof typeof OUTCOMES]),
-    match: z.record(z.string(), z.union([z.string(), z.number(), z.boolean()])).optional(),
-    outcome: z.string(),
-    delay_seconds: z.number().int().min(0).optional(),
-    times: z.number().int().min(1).optional(),
+    target: z.enum(OUTCOME_TARGETS),
+    match: ruleMatch.optional(),
+    outcome: z.string().max(40),
+    delay_seconds: z.number().int().min(0).max(MAX_DELAY_SECONDS).optional(),
+    times: z.number().int().min(1).max(1_000_000).optional(),
   })
   .strict();
 
@@ -89,9 +101,9 @@ const TimelineEntry = z
       .object({
         to: z.string().min(1).describe("a virtual account alias or account number"),
         amount: money,
-        narration: z.string().optional(),
-        payer_name: z.string().optional(),
-        payer_bank: z.string().optional(),
+        narration: z.string().max(MAX_NARRATION).optional(),
+        payer_name: z.string().max(200).optional(),
+        payer_bank: z.string().max(200).optional(),
       })
       .strict()
       .optional(),
@@ -153,15 +165,21 @@ export const ScenarioSchema = z
     /** Makes identifiers, account numbers, PANs and nonces deterministic. */
     seed: z.string().min(1).optional(),
     /** Sim time at which every merchant's clock starts (default 2026-01-05T09:00:00Z). */
-    start: z.iso.datetime({ offset: true }).default("2026-01-05T09:00:00.000Z"),
-    merchants: z.record(alias, Merchant).refine((m) => Object.keys(m).length > 0, { message: "Declare at least one merchant." }),
-    virtual_accounts: z.array(VirtualAccount).default([]),
-    cardholders: z.array(Cardholder).default([]),
-    cards: z.array(Card).default([]),
-    payment_links: z.array(PaymentLink).default([]),
-    outcomes: z.array(Outcome).default([]),
-    timeline: z.array(TimelineEntry).default([]),
-    steps: z.array(Step).default([]),
+    start: z.iso
+      .datetime({ offset: true })
+      .refine((t) => Date.parse(t) >= 0 && Date.parse(t) <= MAX_CLOCK, { message: "Must be between 1970 and the end of 9998." })
+      .default("2026-01-05T09:00:00.000Z"),
+    merchants: z
+      .record(alias, Merchant)
+      .refine((m) => Object.keys(m).length > 0, { message: "Declare at least one merchant." })
+      .refine((m) => Object.keys(m).length <= MAX_SCENARIO_MERCHANTS, { message: `At most ${MAX_SCENARIO_MERCHANTS} merchants.` }),
+    virtual_accounts: list(VirtualAccount),
+    cardholders: list(Cardholder),
+    cards: list(Card),
+    payment_links: list(PaymentLink),
+    outcomes: list(Outcome, MAX_OUTCOME_RULES),
+    timeline: list(TimelineEntry),
+    steps: list(Step),
   })
   .strict();
 

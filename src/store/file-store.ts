@@ -3,29 +3,87 @@
  * TextFile writes through steno: temp file + rename). Writes for one merchant are batched: while a
  * write is running, every change that asks to be saved waits for the single next write, which
  * serialises the state once for all of them.
+ *
+ * A write that fails leaves no change applied: the merchant is reloaded from its last good file
+ * (memory matches disk again), and every change that reload undid is refused (StoreUnavailable: the
+ * requests answer 503, and a client that retries does not pay twice). `health()` says the store is
+ * failing until a write succeeds again.
  */
-import { mkdir, readdir, rm, writeFile } from "node:fs/promises";
+import { mkdir, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { DataFile } from "lowdb/node";
+import { TextFile } from "lowdb/node";
 import type { Tenant } from "./tenant.js";
 import { parseSnapshot, toSnapshot, type Snapshot } from "./snapshot.js";
 
+/** How files are read and written: steno's atomic writes by default; tests inject failures. */
+export interface StoreIO {
+  write(path: string, text: string): Promise<void>;
+  read(path: string): Promise<string | null>;
+}
+
+const fileIO: StoreIO = {
+  write: (path, text) => new TextFile(path).write(text),
+  read: (path) => new TextFile(path).read(),
+};
+
+/** A change could not be made durable, so it was undone. */
+export class StoreUnavailable extends Error {
+  constructor(readonly reason: string) {
+    super(`The change could not be saved (${reason}); nothing was applied. Retry once the disk is writable again.`);
+    this.name = "StoreUnavailable";
+  }
+}
+
+interface Batch {
+  promise: Promise<void>;
+  resolve(): void;
+  reject(err: Error): void;
+}
+
+function batch(): Batch {
+  let resolve!: () => void;
+  let reject!: (err: Error) => void;
+  const promise = new Promise<void>((res, rej) => ((resolve = res), (reject = rej)));
+  promise.catch(() => undefined); // background saves may not wait for it
+  return { promise, resolve, reject };
+}
+
 interface Writer {
-  /** The write in progress (or the last one), never rejecting. */
-  current: Promise<void>;
-  /** The write that will start after `current`; joined by every change made before it starts. */
-  next?: Promise<void>;
+  /** The write in progress, if any. */
+  running: Promise<void> | null;
+  /** Changes made since the running write serialised the state: the next write takes them. */
+  queued: Batch | null;
+}
+
+export interface FileStoreOptions {
+  io?: StoreIO;
+  /**
+   * Undoes a failed write: puts the merchant back as its last good file has it, or, with no file
+   * yet (a new merchant's first write failed), takes it out.
+   */
+  revert: (tenant: Tenant, saved: Snapshot | null) => void;
 }
 
 export class FileStore {
   private readonly writers = new Map<string, Writer>();
+  private readonly io: StoreIO;
+  private failing: { error: string; since: number } | null = null;
   /** Writes made so far (each one serialisation of one merchant), for tests and the benchmark. */
   writeCount = 0;
 
-  constructor(readonly dir: string) {}
+  constructor(
+    readonly dir: string,
+    private readonly options: FileStoreOptions,
+  ) {
+    this.io = options.io ?? fileIO;
+  }
 
   fileOf(merchantId: string): string {
     return join(this.dir, `${merchantId}.json`);
+  }
+
+  health(): { ok: true } | { ok: false; error: string; since: string } {
+    return this.failing ? { ok: false, error: this.failing.error, since: new Date(this.failing.since).toISOString() } : { ok: true };
   }
 
   /**
@@ -46,46 +104,107 @@ export class FileStore {
     const snapshots: Snapshot[] = [];
     for (const name of names) {
       const path = join(this.dir, name);
-      let raw: unknown;
-      try {
-        raw = await new DataFile<unknown>(path, { parse: JSON.parse, stringify: JSON.stringify }).read();
-      } catch (err) {
-        throw new Error(`data file ${path} cannot be read: ${(err as Error).message}`);
-      }
-      const parsed = parseSnapshot(raw);
-      if ("error" in parsed) throw new Error(`data file ${path} is not a valid merchant-sandbox file at ${parsed.path}: ${parsed.error}`);
-      snapshots.push(parsed.snapshot);
+      const parsed = await this.readSnapshot(path);
+      if ("error" in parsed) throw new Error(`data file ${path} ${parsed.error}`);
+      if (parsed.snapshot) snapshots.push(parsed.snapshot); // null: deleted since the listing
     }
     return snapshots;
   }
 
-  /** Resolves once a write that includes every change made so far has landed on disk. */
+  /** Resolves once a write that includes every change made so far has landed; rejects with StoreUnavailable. */
   persist(tenant: Tenant): Promise<void> {
-    let w = this.writers.get(tenant.id);
-    if (!w) this.writers.set(tenant.id, (w = { current: Promise.resolve() }));
-    const writer = w;
-    if (!writer.next) {
-      const next = writer.current.then(() => {
-        writer.next = undefined; // from here on, changes need the write after this one
-        return this.write(tenant);
-      });
-      writer.next = next;
-      writer.current = next.catch(() => undefined);
-    }
-    return writer.next;
+    let writer = this.writers.get(tenant.id);
+    if (!writer) this.writers.set(tenant.id, (writer = { running: null, queued: null }));
+    const w = writer;
+    const joined = (w.queued ??= batch());
+    if (!w.running) this.startNext(tenant, w);
+    return joined.promise;
+  }
+
+  /** Deletes a merchant's file (the merchant was deleted). */
+  async remove(tenant: Tenant): Promise<void> {
+    await this.writers.get(tenant.id)?.running;
+    this.writers.delete(tenant.id);
+    await rm(this.fileOf(tenant.id), { force: true });
   }
 
   /** Waits for every write in progress or queued (graceful stop). */
   async flush(): Promise<void> {
-    await Promise.all([...this.writers.values()].map((w) => w.next ?? w.current));
+    for (;;) {
+      const pending = [...this.writers.values()].flatMap((w) => [w.running, w.queued?.promise].filter((p): p is Promise<void> => !!p));
+      if (pending.length === 0) return;
+      await Promise.allSettled(pending);
+    }
   }
 
-  private async write(tenant: Tenant): Promise<void> {
-    this.writeCount += 1;
-    await mkdir(this.dir, { recursive: true });
-    const file = new DataFile<Snapshot>(this.fileOf(tenant.id), { parse: JSON.parse, stringify: JSON.stringify });
-    await file.write(toSnapshot(tenant.config, tenant.clock.settings(), tenant.state));
+  private startNext(tenant: Tenant, w: Writer): void {
+    const current = w.queued;
+    if (!current) return;
+    w.queued = null; // changes from here on need the write after this one
+    // Serialised now, synchronously: exactly the changes made so far.
+    const text = JSON.stringify(toSnapshot(tenant.config, tenant.clock.settings(), tenant.state));
+    w.running = this.write(tenant, text).then(
+      () => current.resolve(),
+      async (err: Error) => {
+        const failure = new StoreUnavailable(describeWriteError(err));
+        await this.undo(tenant);
+        // The reload undid the changes this write held and those made while it ran: refuse them all.
+        current.reject(failure);
+        w.queued?.reject(failure);
+        w.queued = null;
+      },
+    );
+    void w.running.finally(() => {
+      w.running = null;
+      this.startNext(tenant, w);
+    });
   }
+
+  private async write(tenant: Tenant, text: string): Promise<void> {
+    this.writeCount += 1;
+    try {
+      await mkdir(this.dir, { recursive: true });
+      await this.io.write(this.fileOf(tenant.id), text);
+    } catch (err) {
+      this.failing ??= { error: describeWriteError(err as Error), since: Date.now() };
+      console.error(`[merchant-sandbox] merchant ${tenant.id}: saving to ${this.fileOf(tenant.id)} failed; its unsaved changes are undone:`, err);
+      throw err;
+    }
+    this.failing = null;
+  }
+
+  /** Memory back to the last good file (or the merchant out, if it never had one). */
+  private async undo(tenant: Tenant): Promise<void> {
+    const parsed = await this.readSnapshot(this.fileOf(tenant.id));
+    if ("error" in parsed) {
+      console.error(`[merchant-sandbox] merchant ${tenant.id}: its last saved file ${parsed.error}; it is kept as it is in memory`);
+      return;
+    }
+    this.options.revert(tenant, parsed.snapshot);
+  }
+
+  private async readSnapshot(path: string): Promise<{ snapshot: Snapshot | null } | { error: string }> {
+    let text: string | null;
+    try {
+      text = await this.io.read(path);
+    } catch (err) {
+      return { error: `cannot be read: ${(err as Error).message}` };
+    }
+    if (text === null) return { snapshot: null };
+    let raw: unknown;
+    try {
+      raw = JSON.parse(text);
+    } catch (err) {
+      return { error: `cannot be read: ${(err as Error).message}` };
+    }
+    const parsed = parseSnapshot(raw);
+    return "error" in parsed ? { error: `is not a valid merchant-sandbox file at ${parsed.path}: ${parsed.error}` } : parsed;
+  }
+}
+
+function describeWriteError(err: Error): string {
+  const code = (err as NodeJS.ErrnoException).code;
+  return code ? `${code}: ${err.message}` : err.message;
 }
 
 /** Why a `--data` folder cannot be used, and what to do about it. */

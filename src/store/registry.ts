@@ -1,24 +1,31 @@
 /**
  * All merchants of one sandbox process. Tenants are looked up by API key once per request (auth);
- * nothing else is shared between them, so parallel test suites each create their own.
+ * nothing else is shared between them, so parallel test suites each create their own. The one thing
+ * the registry keeps across merchants is the index of identifiers that are unique sandbox-wide
+ * (payment-link references, account numbers): the public payment pages find a link's merchant
+ * through it, and no merchant can hold, or plant, another's.
  */
 import type { Catalog } from "../domain/catalog.js";
+import type { ClaimKind } from "../domain/context.js";
+import { DomainError } from "../domain/errors.js";
 import { DEFAULTS, newCredentials, newMerchantConfig, type Credentials, type MerchantSettings } from "../domain/merchant.js";
 import { toMinor } from "../domain/money.js";
+import type { Checkout, ClockMode } from "../domain/records.js";
+import { emptyState, type TenantState } from "../domain/state.js";
 import { fundWallet } from "../domain/wallet.js";
-import { Clock, type ClockMode } from "../engine/clock.js";
+import { Clock } from "../engine/clock.js";
 import { createIds, type Ids } from "../engine/ids.js";
-import { emptyState } from "../domain/state.js";
 import { fromSnapshot, type Snapshot } from "./snapshot.js";
 import { contextOf, type Tenant } from "./tenant.js";
-
 
 export interface RegistryOptions {
   catalog: Catalog;
   /** Wall clock in ms; injected so tests drive realtime clocks without sleeping. */
   wall?: () => number;
-  /** Makes every generated identifier deterministic (per merchant: seed + merchant id). */
+  /** Makes every generated identifier deterministic (per merchant: seed + merchant id). Never keys. */
   seed?: string;
+  /** Most merchants this sandbox holds; sign-ups and scenario loads past it are refused. */
+  maxMerchants?: number;
 }
 
 export interface NewMerchant extends MerchantSettings {
@@ -26,25 +33,49 @@ export interface NewMerchant extends MerchantSettings {
   wallet_balance?: number;
 }
 
+/** Sign-up or scenario load past `maxMerchants`. */
+export class MerchantLimitError extends Error {
+  constructor(readonly max: number) {
+    super(`This sandbox holds its maximum of ${max} merchants; delete merchants you no longer need (DELETE /sandbox/v1/merchant) or raise --max-merchants.`);
+    this.name = "MerchantLimitError";
+  }
+}
+
+const keyOf = (kind: ClaimKind, value: string) => `${kind}:${value}`;
+
+/** The sandbox-wide identifiers a merchant's state holds. */
+function claimedBy(state: TenantState): string[] {
+  const keys: string[] = [];
+  for (const [reference, c] of state.checkouts) keys.push(keyOf("checkout", reference), keyOf("account", c.account_number));
+  for (const number of state.virtualAccounts.keys()) keys.push(keyOf("account", number));
+  return keys;
+}
+
 export class Registry {
   private readonly tenants = new Map<string, Tenant>();
   private readonly byApiKey = new Map<string, Tenant>();
+  /** Sandbox-wide identifier -> the merchant holding it; and each merchant's own identifiers. */
+  private readonly owners = new Map<string, string>();
+  private readonly owned = new Map<string, Set<string>>();
   private readonly ids: Ids;
   readonly catalog: Catalog;
   readonly wall: () => number;
+  readonly maxMerchants: number;
 
   constructor(private readonly options: RegistryOptions) {
     this.catalog = options.catalog;
     this.wall = options.wall ?? Date.now;
+    this.maxMerchants = options.maxMerchants ?? Infinity;
     this.ids = createIds(options.seed === undefined ? undefined : `${options.seed}:registry`);
   }
 
   /**
-   * `seed` (scenarios) makes this merchant's identifiers deterministic on its own, and its keys too
-   * unless `credentials` are given.
+   * A new merchant. `seed` (scenarios) makes its identifiers deterministic on their own; its keys
+   * and secrets always come from the CSPRNG unless `credentials` are given.
    */
   create(input: NewMerchant, opts: { credentials?: Credentials; defaultClockMode?: ClockMode; seed?: string } = {}): Tenant {
-    const credentials = opts.credentials ?? newCredentials(opts.seed === undefined ? this.ids : createIds(`${opts.seed}:credentials`));
+    if (this.tenants.size >= this.maxMerchants) throw new MerchantLimitError(this.maxMerchants);
+    const credentials = opts.credentials ?? this.freshCredentials(opts.seed);
     if (this.tenants.has(credentials.merchant_id) || this.byApiKey.has(credentials.api_key)) {
       throw new Error(`merchant ${credentials.merchant_id} already exists`);
     }
@@ -53,51 +84,73 @@ export class Registry {
     const clock = new Clock({ mode, speed: input.clock?.speed ?? 1, now: clockNow }, this.wall);
     const config = newMerchantConfig(credentials, input, mode, clock.now());
     const seed = opts.seed ?? (this.options.seed === undefined ? undefined : `${this.options.seed}:${credentials.merchant_id}`);
-    const tenant: Tenant = { id: credentials.merchant_id, config, state: emptyState(), clock, ids: createIds(seed), catalog: this.catalog };
+    const tenant = this.tenant(config, emptyState(), clock, createIds(seed));
     const opening = toMinor(input.wallet_balance ?? DEFAULTS.wallet_balance);
     if (opening > 0) fundWallet(contextOf(tenant), tenant.state, opening, "Opening balance (sandbox)");
-    this.tenants.set(tenant.id, tenant);
-    this.byApiKey.set(config.api_key, tenant);
+    this.add(tenant);
     return tenant;
   }
 
   /**
-   * Brings back a merchant saved by `--data` (or a scenario's snapshot). A realtime clock resumes at
-   * the later of its saved time and the wall clock, so timers that fell due while the sandbox was
-   * down fire at once. Identifiers come from the CSPRNG: a seeded stream would repeat used ids.
+   * Brings back a merchant saved by `--data`. A realtime clock resumes at the later of its saved time
+   * and the wall clock, so timers that fell due while the sandbox was down fire at once. Identifiers
+   * come from the CSPRNG: a seeded stream would repeat used ids.
    */
   restore(snapshot: Snapshot): Tenant {
     const { config, clock: saved, state } = fromSnapshot(snapshot);
     if (this.tenants.has(config.merchant_id) || this.byApiKey.has(config.api_key)) {
       throw new Error(`merchant ${config.merchant_id} is loaded twice`);
     }
+    const conflict = this.conflict(config.merchant_id, state);
+    if (conflict) throw new Error(`merchant ${config.merchant_id} holds ${conflict}, which another merchant already holds`);
     const now = saved.mode === "realtime" ? Math.max(saved.now ?? 0, this.wall()) : saved.now;
-    const clock = new Clock({ ...saved, now }, this.wall);
-    const tenant: Tenant = { id: config.merchant_id, config, state, clock, ids: createIds(), catalog: this.catalog };
-    this.tenants.set(tenant.id, tenant);
-    this.byApiKey.set(config.api_key, tenant);
+    const tenant = this.tenant(config, state, new Clock({ ...saved, now }, this.wall), createIds());
+    this.add(tenant);
     return tenant;
   }
 
-  /** PUT snapshot: the caller's state, clock and settings become the snapshot's; its keys stay its own. */
+  /**
+   * PUT snapshot: the caller's state, clock and settings become the snapshot's; its keys and origin
+   * stay its own. Refused, changing nothing, when the snapshot holds another merchant's identifiers.
+   */
   replace(tenant: Tenant, snapshot: Snapshot): void {
     const { config, clock, state } = fromSnapshot(snapshot);
+    const conflict = this.conflict(tenant.id, state);
+    if (conflict) {
+      throw new DomainError("VALIDATION_ERROR", "The given data was invalid.", {
+        errors: { "state": [`The snapshot holds ${conflict}, which another merchant of this sandbox holds; identifiers are unique sandbox-wide.`] },
+      });
+    }
     const { merchant_id, api_key, api_secret, webhook_secret, scenario_origin } = tenant.config;
     tenant.config = { ...config, merchant_id, api_key, api_secret, webhook_secret, scenario_origin };
-    tenant.state = state;
+    this.setState(tenant, state);
     for (const timer of state.timers) timer.merchantId = merchant_id;
     tenant.clock.restore(clock);
   }
 
-  /** Fresh credentials from this registry's generator (seeded with the registry). */
-  freshCredentials(): Credentials {
-    return newCredentials(this.ids);
+  /** The last saved copy of a merchant becomes its live state again (a save that failed is undone). */
+  reload(tenant: Tenant, snapshot: Snapshot): void {
+    const { config, clock, state } = fromSnapshot(snapshot);
+    tenant.config = config;
+    this.setState(tenant, state);
+    tenant.clock.restore(clock);
   }
 
-  /** Takes a merchant out (a scenario that failed half-way must leave nothing behind). */
+  /** Reset: the merchant's objects, timers and rules are gone, and so are the identifiers they held. */
+  resetState(tenant: Tenant): void {
+    this.setState(tenant, emptyState());
+  }
+
+  /** Fresh credentials: the id from this registry's generator (seeded with the registry), keys from the CSPRNG. */
+  freshCredentials(seed?: string): Credentials {
+    return newCredentials(seed === undefined ? this.ids : createIds(`${seed}:credentials`), createIds());
+  }
+
+  /** Takes a merchant out (deleted, or made by a scenario that failed half-way). */
   remove(tenant: Tenant): void {
     this.tenants.delete(tenant.id);
     this.byApiKey.delete(tenant.config.api_key);
+    this.release(tenant.id);
   }
 
   findByApiKey(apiKey: string): Tenant | undefined {
@@ -108,7 +161,55 @@ export class Registry {
     return this.tenants.get(merchantId);
   }
 
+  /** A payment link by its reference alone (the public pages): one index lookup, never a scan. */
+  findCheckout(reference: string): { tenant: Tenant; checkout: Checkout } | undefined {
+    const tenant = this.tenants.get(this.owners.get(keyOf("checkout", reference)) ?? "");
+    const checkout = tenant?.state.checkouts.get(reference);
+    return tenant && checkout ? { tenant, checkout } : undefined;
+  }
+
   list(): Tenant[] {
     return [...this.tenants.values()];
+  }
+
+  get size(): number {
+    return this.tenants.size;
+  }
+
+  private tenant(config: Tenant["config"], state: TenantState, clock: Clock, ids: Ids): Tenant {
+    const id = config.merchant_id;
+    return { id, config, state, clock, ids, catalog: this.catalog, claim: (kind, value) => this.claim(id, keyOf(kind, value)) };
+  }
+
+  private add(tenant: Tenant): void {
+    this.tenants.set(tenant.id, tenant);
+    this.byApiKey.set(tenant.config.api_key, tenant);
+    for (const key of claimedBy(tenant.state)) this.claim(tenant.id, key);
+  }
+
+  private setState(tenant: Tenant, state: TenantState): void {
+    this.release(tenant.id);
+    tenant.state = state;
+    for (const key of claimedBy(state)) this.claim(tenant.id, key);
+  }
+
+  private claim(merchantId: string, key: string): boolean {
+    if (this.owners.has(key)) return false;
+    this.owners.set(key, merchantId);
+    let mine = this.owned.get(merchantId);
+    if (!mine) this.owned.set(merchantId, (mine = new Set()));
+    mine.add(key);
+    return true;
+  }
+
+  private release(merchantId: string): void {
+    for (const key of this.owned.get(merchantId) ?? []) this.owners.delete(key);
+    this.owned.delete(merchantId);
+  }
+
+  /** The first identifier of `state` that a merchant other than `merchantId` holds. */
+  private conflict(merchantId: string, state: TenantState): string | undefined {
+    const key = claimedBy(state).find((k) => (this.owners.get(k) ?? merchantId) !== merchantId);
+    return key?.replace(":", " ");
   }
 }

@@ -14,9 +14,11 @@ export interface Tenant {
   readonly ids: Ids;
   /** The shared, read-only product catalogue (banks, VTU products). */
   readonly catalog: Catalog;
+  /** Reserves a sandbox-wide identifier for this merchant (see DomainContext.claim). */
+  readonly claim: DomainContext["claim"];
 }
 
 /** What a domain function needs from a tenant, read once per operation: `now` is fixed for its duration. */
 export function contextOf(tenant: Tenant): DomainContext {
-  return { now: tenant.clock.now(), ids: tenant.ids, config: tenant.config, catalog: tenant.catalog };
+  return { now: tenant.clock.now(), ids: tenant.ids, config: tenant.config, catalog: tenant.catalog, claim: tenant.claim };
 }

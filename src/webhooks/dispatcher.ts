@@ -3,7 +3,8 @@
  * clock, every attempt logged, and the faults an outcome rule injects. API requests never wait for an
  * attempt; `idle()` lets a clock advance (and tests) wait for the ones in flight.
  */
-import { performance } from "node:perf_hooks";
+import { MAX_DELIVERIES } from "../domain/bounds.js";
+import { recordIncident } from "../domain/incidents.js";
 import { takeRule } from "../domain/outcomes.js";
 import type { OutcomeRule } from "../domain/records.js";
 import type { Timer } from "../domain/records.js";
@@ -12,6 +13,7 @@ import { contextOf, type Tenant } from "../store/tenant.js";
 import type { WebhookEvent } from "../domain/events.js";
 import type { DeliveryTrigger, WebhookDelivery } from "../domain/records.js";
 import { signPayload } from "./sign.js";
+import { createTransport, type Transport } from "./transport.js";
 
 export const USER_AGENT = "merchant-sandbox-webhooks/1.0";
 /** The delivery log's `url` for deliveries answered by the built-in capture (no webhook_url set). */
@@ -21,11 +23,11 @@ export const CAPTURE_URL = "sandbox:webhook-capture";
 export function deliveryTarget(config: Tenant["config"]): string | null {
   return config.webhook_url ?? (config.webhook_capture ? CAPTURE_URL : null);
 }
-const EXCERPT_CHARS = 500;
 const DEFAULT_FAULT_DELAY_SECONDS = 60;
 
 export interface DispatcherOptions {
-  fetch?: typeof fetch;
+  /** Sends the HTTP requests (default: a transport that reaches any address). */
+  transport?: Transport;
   /** Called when attempts scheduled timers outside a request (so realtime wake-ups can be re-armed). */
   onTimersChanged?: (tenant: Tenant) => void;
   /** Called after every logged attempt (persistence saves the merchant). */
@@ -34,10 +36,18 @@ export interface DispatcherOptions {
 
 export class WebhookDispatcher {
   private readonly inflight = new Map<string, Set<Promise<unknown>>>();
-  private readonly fetch: typeof fetch;
+  /** When each logged attempt started (this process only; saved deliveries are all complete). */
+  private readonly startOrder = new WeakMap<WebhookDelivery, number>();
+  private started = 0;
+  readonly transport: Transport;
 
   constructor(private readonly options: DispatcherOptions = {}) {
-    this.fetch = options.fetch ?? globalThis.fetch;
+    this.transport = options.transport ?? createTransport({ blockPrivate: false });
+  }
+
+  /** Server shutdown: every request in flight ends now (the attempts are logged as failed). */
+  abortAll(): void {
+    this.transport.abortAll();
   }
 
   /** Starts the first attempt of every new event; resolves when those attempts are done. */
@@ -45,7 +55,7 @@ export class WebhookDispatcher {
     const started: Promise<unknown>[] = [];
     while (tenant.state.outbox.length > 0) {
       const event = tenant.state.events.get(tenant.state.outbox.shift()!);
-      if (event) started.push(this.track(tenant, this.attempt(tenant, event, "initial")));
+      if (event) started.push(this.track(tenant, this.attempt(tenant, event, "initial"), event));
     }
     return Promise.all(started).then(() => undefined);
   }
@@ -55,12 +65,12 @@ export class WebhookDispatcher {
     const [eventId, why] = timer.ref.split(":") as [string, "retry" | "delayed"];
     const event = tenant.state.events.get(eventId);
     if (!event || event.status === "delivered") return Promise.resolve();
-    return this.track(tenant, this.attempt(tenant, event, why === "delayed" ? "released" : "retry")).then(() => undefined);
+    return this.track(tenant, this.attempt(tenant, event, why === "delayed" ? "released" : "retry"), event).then(() => undefined);
   }
 
   /** Sends an event again now, whatever its state; a success also stops its pending retries. */
   redeliver(tenant: Tenant, event: WebhookEvent): Promise<WebhookDelivery | undefined> {
-    return this.track(tenant, this.attempt(tenant, event, "redeliver"));
+    return this.track(tenant, this.attempt(tenant, event, "redeliver"), event);
   }
 
   /** Resolves once no attempt of this merchant is in flight (including attempts those attempts started). */
@@ -70,10 +80,27 @@ export class WebhookDispatcher {
     }
   }
 
-  private track<T>(tenant: Tenant, work: Promise<T>): Promise<T> {
+  /**
+   * Every attempt goes through here: it is tracked (so `idle()` can wait for it) and can never reject.
+   * A failure of the sandbox's own (not the receiver's answer) fails the event, with the error on it,
+   * is recorded as an incident of the merchant and logged with its id; the rest carries on.
+   */
+  private track<T>(tenant: Tenant, work: Promise<T>, event?: WebhookEvent): Promise<T | undefined> {
     let set = this.inflight.get(tenant.id);
     if (!set) this.inflight.set(tenant.id, (set = new Set()));
-    const tracked = work.finally(() => set.delete(tracked));
+    const tracked: Promise<T | undefined> = work
+      .catch((err: unknown) => {
+        const where = event ? `webhook ${event.type} ${event.id}` : "webhook delivery";
+        if (event) {
+          event.status = "failed";
+          event.next_attempt_at = null;
+          event.error = err instanceof Error ? err.message.slice(0, 1000) : String(err);
+        }
+        recordIncident(tenant.state, tenant.clock.now(), where, err);
+        console.error(`[merchant-sandbox] merchant ${tenant.id}: ${where} failed:`, err);
+        return undefined;
+      })
+      .finally(() => set.delete(tracked));
     set.add(tracked);
     return tracked;
   }
@@ -86,6 +113,9 @@ export class WebhookDispatcher {
       return undefined;
     }
     const ctx = contextOf(tenant);
+    // Drawn before any I/O, so seeded runs give the same ids, and the log keeps attempts in the order
+    // they started even when attempts of one instant run side by side and finish in any order.
+    const slot = { id: tenant.ids.id("DLV"), order: this.started++ };
     const scheduled = trigger !== "redeliver" && trigger !== "duplicate";
     // Faults apply to attempts the sandbox makes by itself, not to the ones a developer asks for.
     const fault: OutcomeRule | undefined =
@@ -96,12 +126,12 @@ export class WebhookDispatcher {
       schedule(ctx, state, at, "webhook.attempt", `${event.id}:delayed`);
       event.next_attempt_at = at;
       this.options.onTimersChanged?.(tenant);
-      return this.log(tenant, event, trigger, { url, sent_at: ctx.now, outcome: "deferred", fault: "delay", next_retry_at: at });
+      return this.log(tenant, event, trigger, slot, { url, sent_at: ctx.now, outcome: "deferred", fault: "delay", next_retry_at: at });
     }
     if (fault?.outcome === "out_of_order") {
       event.status = "held";
       state.heldEvents.push(event.id);
-      return this.log(tenant, event, trigger, { url, sent_at: ctx.now, outcome: "held", fault: "out_of_order" });
+      return this.log(tenant, event, trigger, slot, { url, sent_at: ctx.now, outcome: "held", fault: "out_of_order" });
     }
 
     const payload = { event: event.type, nonce: ctx.ids.hex(32), sent_at: new Date(ctx.now).toISOString(), data: event.data };
@@ -116,7 +146,7 @@ export class WebhookDispatcher {
         ? { status_code: null, error: "Dropped by fault injection: treated as if the receiver were down", latency_ms: 0, response_excerpt: null }
         : url === CAPTURE_URL
           ? capture(tenant)
-          : await this.post(url, headers, body, config.webhook.timeout_seconds * 1000);
+          : await this.transport.post(url, headers, body, config.webhook.timeout_seconds * 1000);
     const delivered = result.status_code !== null && result.status_code >= 200 && result.status_code < 300;
     event.attempts += 1;
 
@@ -141,7 +171,7 @@ export class WebhookDispatcher {
         this.options.onTimersChanged?.(tenant);
       }
     }
-    const delivery = this.log(tenant, event, trigger, {
+    const delivery = this.log(tenant, event, trigger, slot, {
       url,
       sent_at: ctx.now,
       nonce: payload.nonce,
@@ -172,28 +202,15 @@ export class WebhookDispatcher {
     }
   }
 
-  private async post(url: string, headers: Record<string, string>, body: string, timeoutMs: number) {
-    const started = performance.now();
-    try {
-      const res = await this.fetch(url, { method: "POST", headers, body, redirect: "manual", signal: AbortSignal.timeout(timeoutMs) });
-      const text = await res.text().catch(() => "");
-      return { status_code: res.status, error: null, latency_ms: Math.round(performance.now() - started), response_excerpt: text.slice(0, EXCERPT_CHARS) };
-    } catch (err) {
-      const e = err as Error & { cause?: { code?: string; message?: string } };
-      const error =
-        e.name === "TimeoutError" ? `Timed out after ${timeoutMs / 1000} s` : e.cause?.code ? `${e.cause.code}: ${e.cause.message ?? e.message}` : e.message;
-      return { status_code: null, error, latency_ms: Math.round(performance.now() - started), response_excerpt: null };
-    }
-  }
-
   private log(
     tenant: Tenant,
     event: WebhookEvent,
     trigger: DeliveryTrigger,
+    slot: { id: string; order: number },
     fields: Partial<WebhookDelivery> & Pick<WebhookDelivery, "url" | "sent_at" | "outcome">,
   ): WebhookDelivery {
     const delivery: WebhookDelivery = {
-      id: tenant.ids.id("DLV"),
+      id: slot.id,
       event_id: event.id,
       event_type: event.type,
       trigger,
@@ -208,7 +225,12 @@ export class WebhookDispatcher {
       next_retry_at: null,
       ...fields,
     };
-    tenant.state.deliveries.push(delivery);
+    const log = tenant.state.deliveries;
+    let at = log.length;
+    while (at > 0 && (this.startOrder.get(log[at - 1]!) ?? -1) > slot.order) at--;
+    log.splice(at, 0, delivery);
+    this.startOrder.set(delivery, slot.order);
+    if (log.length > MAX_DELIVERIES) log.splice(0, log.length - MAX_DELIVERIES); // the newest are kept
     this.options.onStateChanged?.(tenant);
     return delivery;
   }
