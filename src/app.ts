@@ -20,6 +20,7 @@ import type { AppEnv } from "./http/env.js";
 import { ApiError, notFound, onError } from "./http/errors.js";
 import { jsonOnly } from "./http/json-only.js";
 import { jsonDepth, perIpQuota } from "./http/quotas.js";
+import { securityHeaders } from "./http/security-headers.js";
 import { validationHook } from "./http/validation.js";
 import { checkoutPages } from "./pages/checkout-routes.js";
 import { dashboardRoutes } from "./pages/dashboard.js";
@@ -67,6 +68,7 @@ export function createApp(options: AppOptions) {
   const app = new OpenAPIHono<AppEnv>({ defaultHook: validationHook as never });
 
   app.use("*", requestId());
+  app.use("*", securityHeaders()); // nosniff and a deny-all CSP; page routes set their own CSP
   // Body size: from Content-Length when there is one (reading c.req.raw.body, as hono's bodyLimit
   // does, makes the node adapter build a full Request on every call: a fifth of a POST's cost);
   // hono's streaming bodyLimit only for chunked bodies, which have no length up front.

@@ -27,12 +27,12 @@ export interface LinkPageData {
 const naira = (n: number) => `₦${n.toLocaleString("en-NG", { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`;
 const STATUS_TEXT = { pending: "Awaiting payment", paid: "Paid", expired: "Expired" } as const;
 
-export function LinkPage(props: { data: LinkPageData; variant: "branded" | "processor" }) {
+export function LinkPage(props: { data: LinkPageData; variant: "branded" | "processor"; nonce: string }) {
   const d = props.data;
   const processor = props.variant === "processor";
   const title = processor ? `Checkout: ${naira(d.amount)}` : `Pay ${d.business_name}`;
   return (
-    <Page title={title} script={LINK_SCRIPT} css={processor ? PROCESSOR_CSS : ""}>
+    <Page title={title} nonce={props.nonce} script={LINK_SCRIPT} css={processor ? PROCESSOR_CSS : ""}>
       <main>
         <header class="card">
           <p class="muted">{processor ? "Payment processor checkout" : "Secure payment link"}</p>
@@ -80,7 +80,21 @@ export function LinkPage(props: { data: LinkPageData; variant: "branded" | "proc
         </section>
         <p class="muted">Reference <span class="mono">{d.reference}</span></p>
       </main>
-      <script type="application/json" id="link-data">{raw(JSON.stringify(d).replace(/</g, "\\u003c"))}</script>
+      <script type="application/json" id="link-data" nonce={props.nonce}>{raw(JSON.stringify(d).replace(/</g, "\\u003c"))}</script>
+    </Page>
+  );
+}
+
+/** A reference that names no link (404). */
+export function LinkNotFoundPage(props: { nonce: string }) {
+  return (
+    <Page title="Payment link not found" nonce={props.nonce}>
+      <main>
+        <section class="card">
+          <h1>Payment link not found</h1>
+          <p>Check the link you were given.</p>
+        </section>
+      </main>
     </Page>
   );
 }
@@ -103,6 +117,16 @@ const LINK_SCRIPT = String.raw`
     box.className = kind;
     box.textContent = text;
   }
+  // Only to a web page (http or https): a script URL would run on this origin, where the dashboard
+  // keeps merchants' API keys. The server already drops other schemes; this does not rely on it.
+  function webUrl(url) {
+    try {
+      var parsed = new URL(url);
+      return parsed.protocol === "http:" || parsed.protocol === "https:" ? parsed.href : null;
+    } catch (e) {
+      return null;
+    }
+  }
   function render(state) {
     data.status = state.status;
     var el = document.getElementById("status");
@@ -112,12 +136,13 @@ const LINK_SCRIPT = String.raw`
     var button = document.getElementById("simulate-button");
     button.disabled = state.status !== "pending";
     if (state.status === "paid") {
+      var target = state.redirect_url ? webUrl(state.redirect_url) : null;
       var msg = "Payment received. Thank you!";
-      if (state.redirect_url) msg += " Taking you back to the merchant...";
+      if (target) msg += " Taking you back to the merchant...";
       show("success", msg);
-      if (state.redirect_url && !redirected) {
+      if (target && !redirected) {
         redirected = true;
-        setTimeout(function () { location.assign(state.redirect_url); }, 2000);
+        setTimeout(function () { location.assign(target); }, 2000);
       }
     } else if (state.status === "expired") {
       show("error", "This payment link has expired. Ask the merchant for a new one.");

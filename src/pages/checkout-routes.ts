@@ -3,7 +3,6 @@
  * the sandbox's simulated transfer. A link's reference names it across all merchants.
  */
 import { Hono, type Context } from "hono";
-import { html } from "hono/html";
 import { checkoutStatus, payCheckout } from "../domain/checkout.js";
 import { DomainError } from "../domain/errors.js";
 import { z } from "@hono/zod-openapi";
@@ -11,11 +10,12 @@ import { toMajor, toMinor } from "../domain/money.js";
 import type { ClockDriver } from "../engine/clock-driver.js";
 import { errorResponse } from "../http/errors.js";
 import { amount as amountSchema } from "../domain/fields.js";
+import type { Checkout } from "../domain/records.js";
+import { cspNonce, pageSecurityHeaders } from "../http/security-headers.js";
 import { formatIssues } from "../http/validation.js";
 import type { Registry } from "../store/registry.js";
 import { contextOf, type Tenant } from "../store/tenant.js";
-import type { Checkout } from "../domain/records.js";
-import { LinkPage, type LinkPageData } from "./checkout-page.js";
+import { LinkNotFoundPage, LinkPage, type LinkPageData } from "./checkout-page.js";
 
 const SimulateBody = z.object({ amount: amountSchema({ min: 0.01, max: 1e10 }).optional() });
 
@@ -24,6 +24,13 @@ export interface PageDeps {
   driver: ClockDriver;
   /** Starts webhook deliveries, re-arms timers and saves, after a change made from a page. */
   afterChange: (tenant: Tenant) => Promise<void>;
+}
+
+/** The page follows redirect_url after payment: only to an http(s) page, whatever the state holds. */
+function webUrl(url: string | null): string | null {
+  if (url === null || !URL.canParse(url)) return null;
+  const { protocol } = new URL(url);
+  return protocol === "http:" || protocol === "https:" ? url : null;
 }
 
 function view(tenant: Tenant, c: Checkout): LinkPageData {
@@ -43,7 +50,7 @@ function view(tenant: Tenant, c: Checkout): LinkPageData {
     now: new Date(now).toISOString(),
     clock_mode: clock.mode,
     clock_speed: clock.speed,
-    redirect_url: c.redirect_url,
+    redirect_url: webUrl(c.redirect_url),
   };
 }
 
@@ -56,15 +63,14 @@ export function checkoutPages(deps: PageDeps) {
   };
   const page = (variant: "branded" | "processor") => async (c: Context) => {
     const found = await lookup(c);
-    if (!found) {
-      return c.html(html`<!doctype html><html lang="en"><title>Payment link not found</title><main><h1>Payment link not found</h1><p>Check the link you were given.</p></main></html>`, 404);
-    }
-    return c.html(LinkPage({ data: view(found.tenant, found.checkout), variant }) as unknown as string);
+    const nonce = cspNonce(c);
+    if (!found) return c.html(LinkNotFoundPage({ nonce }) as unknown as string, 404);
+    return c.html(LinkPage({ data: view(found.tenant, found.checkout), variant, nonce }) as unknown as string);
   };
 
   return new Hono()
-    .get("/pay/:reference", page("branded"))
-    .get("/processor/checkout/:reference", page("processor"))
+    .get("/pay/:reference", pageSecurityHeaders(), page("branded"))
+    .get("/processor/checkout/:reference", pageSecurityHeaders(), page("processor"))
     .get("/pay/:reference/status", async (c) => {
       const found = await lookup(c);
       if (!found) return errorResponse(c, "NOT_FOUND", "No such payment link.");

@@ -40,9 +40,9 @@ function Table(props: { caption: string; head: string[]; empty: string; children
   return none ? (
     <p class="muted">{props.empty}</p>
   ) : (
-    <div style="overflow-x:auto">
+    <div class="scroll-x">
       <table>
-        <caption class="muted" style="text-align:left">{props.caption}</caption>
+        <caption class="muted">{props.caption}</caption>
         <thead>
           <tr>{props.head.map((h) => <th scope="col">{h}</th>)}</tr>
         </thead>
@@ -74,7 +74,7 @@ export function Overview({ tenant }: { tenant: Tenant }) {
         <Action post="/sandbox/v1/clock/advance" body={{ by: "30m" }} label="Advance 30 min" />
         <Action post="/sandbox/v1/clock/advance" body={{ by: "1d" }} label="Advance 1 day" />
       </div>
-      <form data-post="/sandbox/v1/wallet/fund" class="row" style="margin-top:12px">
+      <form data-post="/sandbox/v1/wallet/fund" class="row gap-top">
         <div>
           <label for="fund-amount">Fund wallet (₦)</label>
           <input id="fund-amount" name="amount" type="number" step="0.01" min="0.01" required />
@@ -121,9 +121,9 @@ export function VirtualAccounts({ tenant }: { tenant: Tenant }) {
               <td>
                 <form data-post={`/sandbox/v1/virtual-accounts/${v.account_number}/transfers`} class="row">
                   <label class="muted" for={`amt-${v.account_number}`}>Amount (₦)</label>
-                  <input id={`amt-${v.account_number}`} name="amount" type="number" step="0.01" min="0.01" required style="width:110px" />
+                  <input id={`amt-${v.account_number}`} name="amount" type="number" step="0.01" min="0.01" required class="w-m" />
                   <label class="muted" for={`nar-${v.account_number}`}>Narration</label>
-                  <input id={`nar-${v.account_number}`} name="narration" type="text" style="width:140px" />
+                  <input id={`nar-${v.account_number}`} name="narration" type="text" class="w-l" />
                   <button type="submit">Send</button>
                 </form>
               </td>
@@ -131,7 +131,7 @@ export function VirtualAccounts({ tenant }: { tenant: Tenant }) {
           );
         })}
       </Table>
-      <form data-post="/api/v1/virtual-account/create" data-extra='{"bank":"partnerbank"}' class="row" style="margin-top:12px">
+      <form data-post="/api/v1/virtual-account/create" data-extra='{"bank":"partnerbank"}' class="row gap-top">
         <div><label for="va-first">First name</label><input id="va-first" name="first_name" required /></div>
         <div><label for="va-last">Last name</label><input id="va-last" name="last_name" required /></div>
         <div><label for="va-email">Email</label><input id="va-email" name="email" type="email" required /></div>
@@ -164,7 +164,7 @@ export function PaymentLinks({ tenant, baseUrl }: { tenant: Tenant; baseUrl: str
           );
         })}
       </Table>
-      <form data-post="/api/v1/checkout/create" class="row" style="margin-top:12px">
+      <form data-post="/api/v1/checkout/create" class="row gap-top">
         <div><label for="link-amount">Amount (₦, min 100)</label><input id="link-amount" name="amount" type="number" step="0.01" min="100" required /></div>
         <div><label for="link-desc">Description</label><input id="link-desc" name="description" maxlength={200} /></div>
         <button type="submit">Create payment link</button>
@@ -262,7 +262,7 @@ export function Cards({ tenant }: { tenant: Tenant }) {
                 {v.status !== "terminated" ? (
                   <form data-post={`/sandbox/v1/virtual-cards/${v.card_id}/spend`} class="row">
                     <label class="muted" for={`spend-${v.card_id}`}>Spend $</label>
-                    <input id={`spend-${v.card_id}`} name="amount" type="number" step="0.01" min="0.01" required style="width:90px" />
+                    <input id={`spend-${v.card_id}`} name="amount" type="number" step="0.01" min="0.01" required class="w-s" />
                     <button type="submit">Spend</button>
                   </form>
                 ) : null}
@@ -317,11 +317,11 @@ export function Events({ tenant }: { tenant: Tenant }) {
                 <details>
                   <summary>Request and response</summary>
                   <p class="muted">Signature</p>
-                  <pre class="mono" style="white-space:pre-wrap">{v.request_headers["x-webhook-signature"] ?? "—"}</pre>
+                  <pre class="mono wrap">{v.request_headers["x-webhook-signature"] ?? "—"}</pre>
                   <p class="muted">Body</p>
-                  <pre class="mono" style="white-space:pre-wrap">{v.request_body ?? "—"}</pre>
+                  <pre class="mono wrap">{v.request_body ?? "—"}</pre>
                   <p class="muted">Response</p>
-                  <pre class="mono" style="white-space:pre-wrap">{v.response_excerpt ?? v.error ?? "—"}</pre>
+                  <pre class="mono wrap">{v.response_excerpt ?? v.error ?? "—"}</pre>
                 </details>
               </td>
             </tr>
@@ -349,7 +349,7 @@ export function Outcomes({ tenant }: { tenant: Tenant }) {
           </tr>
         ))}
       </Table>
-      <form data-post="/sandbox/v1/outcomes" class="row" style="margin-top:12px">
+      <form data-post="/sandbox/v1/outcomes" class="row gap-top">
         <div>
           <label for="rule-target">Target</label>
           <select id="rule-target" name="target">{targets.map((t) => <option value={t}>{t}</option>)}</select>

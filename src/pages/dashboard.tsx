@@ -7,6 +7,7 @@ import { Hono } from "hono";
 import type { Child } from "hono/jsx";
 import { requireMerchant } from "../http/auth.js";
 import type { AppEnv } from "../http/env.js";
+import { cspNonce, pageSecurityHeaders } from "../http/security-headers.js";
 import type { ClockDriver } from "../engine/clock-driver.js";
 import type { Registry } from "../store/registry.js";
 import type { Tenant } from "../store/tenant.js";
@@ -25,9 +26,9 @@ const SECTIONS: Array<{ id: string; title: string; render: (t: Tenant, baseUrl: 
   { id: "ledger", title: "Ledger", render: (t) => <Ledger tenant={t} /> },
 ];
 
-function Shell() {
+function Shell(props: { nonce: string }) {
   return (
-    <Page title="merchant-sandbox dashboard" script={DASHBOARD_SCRIPT} wide>
+    <Page title="merchant-sandbox dashboard" nonce={props.nonce} script={DASHBOARD_SCRIPT} wide>
       <main>
         <h1>merchant-sandbox dashboard</h1>
         <section class="card" id="signin" aria-labelledby="signin-heading">
@@ -63,7 +64,7 @@ function Shell() {
 
 export function dashboardRoutes(opts: { registry: Registry; driver: ClockDriver; trustProxy: boolean; publicUrl?: string }) {
   const app = new Hono<AppEnv>();
-  app.get("/dashboard", (c) => c.html(<Shell />));
+  app.get("/dashboard", pageSecurityHeaders(), (c) => c.html(<Shell nonce={cspNonce(c)} />));
   app.use("/dashboard/fragments/*", requireMerchant({ registry: opts.registry, trustProxy: opts.trustProxy, accountRules: false }));
   app.get("/dashboard/fragments/:section", async (c) => {
     const section = SECTIONS.find((s) => s.id === c.req.param("section"));

@@ -1,7 +1,8 @@
 /** @jsxImportSource hono/jsx */
 /**
  * The HTML shell of the sandbox's own pages: one stylesheet inline, no external assets (the pages
- * work offline), readable contrast, and a layout that works from 320 px phones up.
+ * work offline), readable contrast, and a layout that works from 320 px phones up. No style
+ * attributes anywhere (the CSP allows only the nonce'd stylesheet): classes below instead.
  */
 import type { Child } from "hono/jsx";
 import { raw } from "hono/html";
@@ -34,9 +35,12 @@ td.row { display:table-cell; } td.row > * { margin:2px 6px 2px 0; }
 .sandbox-banner { background:#14213d; color:#fff; text-align:center; font-size:.85rem; padding:6px; }
 table { width:100%; border-collapse:collapse; font-size:.9rem; } th, td { text-align:left; padding:6px 8px; border-bottom:1px solid var(--line); vertical-align:top; }
 code, .mono { font-family: ui-monospace, SFMono-Regular, Menlo, monospace; }
+.scroll-x { overflow-x:auto; } caption { text-align:left; } .gap-top { margin-top:12px; } pre.wrap { white-space:pre-wrap; }
+.w-s { width:90px; } .w-m { width:110px; } .w-l { width:140px; }
 `;
 
-export function Page(props: { title: string; css?: string; script?: string; wide?: boolean; children?: Child }) {
+/** `nonce`: the response's CSP nonce (cspNonce(c)); the inline style and script run only with it. */
+export function Page(props: { title: string; nonce: string; css?: string; script?: string; wide?: boolean; children?: Child }) {
   return (
     <>
     {raw("<!doctype html>")}
@@ -45,12 +49,12 @@ export function Page(props: { title: string; css?: string; script?: string; wide
         <meta charset="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <title>{props.title}</title>
-        <style>{raw(BASE_CSS + (props.css ?? "") + (props.wide ? "main{max-width:1100px}" : ""))}</style>
+        <style nonce={props.nonce}>{raw(BASE_CSS + (props.css ?? "") + (props.wide ? "main{max-width:1100px}" : ""))}</style>
       </head>
       <body>
         <div class="sandbox-banner" role="note">Sandbox: no real money moves</div>
         {props.children}
-        {props.script ? <script>{raw(props.script)}</script> : null}
+        {props.script ? <script nonce={props.nonce}>{raw(props.script)}</script> : null}
       </body>
     </html>
     </>

@@ -3,7 +3,7 @@
  * tests fail in CI (CI=true: .ci/run installs it) and are skipped locally, with a loud message.
  */
 import { existsSync, mkdirSync } from "node:fs";
-import { chromium, type Browser } from "playwright-core";
+import { chromium, type Browser, type Page } from "playwright-core";
 
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 export const HAVE_CHROMIUM = existsSync(CHROMIUM);
@@ -21,4 +21,21 @@ export async function launch(): Promise<Browser> {
     executablePath: CHROMIUM,
     args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"],
   });
+}
+
+/**
+ * Records the page's CSP violations (the `securitypolicyviolation` event, and chromium's console
+ * errors about the policy) from its first document on. Call before the first goto.
+ */
+export async function watchCsp(page: Page): Promise<string[]> {
+  const violations: string[] = [];
+  await page.exposeFunction("__reportCspViolation", (text: string) => violations.push(text));
+  // A string: this project compiles without the DOM types.
+  await page.addInitScript(`document.addEventListener("securitypolicyviolation", (e) => {
+    window.__reportCspViolation(e.effectiveDirective + " blocked " + (e.blockedURI || "inline") + " at " + e.sourceFile + ":" + e.lineNumber);
+  });`);
+  page.on("console", (m) => {
+    if (m.type() === "error" && /Content Security Policy/i.test(m.text())) violations.push(`console: ${m.text()}`);
+  });
+  return violations;
 }
