@@ -19,6 +19,7 @@ const Event = z
     status: z.enum(["pending", "delivered", "failed", "no_url", "held"]),
     attempts: z.number().int(),
     next_attempt_at: z.string().nullable(),
+    error: z.string().nullable().openapi({ description: "Why the sandbox itself could not deliver it (not the receiver's answer), else null" }),
     created_at: z.string(),
     data: z.record(z.string(), z.unknown()),
   })
@@ -52,6 +53,7 @@ export const eventView = (e: WebhookEvent) => ({
   status: e.status,
   attempts: e.attempts,
   next_attempt_at: isoOrNull(e.next_attempt_at),
+  error: e.error,
   created_at: iso(e.created_at),
   data: e.data,
 });
@@ -97,8 +99,22 @@ const redeliver = createRoute({
   responses: { 200: json(z.object({ success: z.literal(true), data: Delivery }), "The delivery attempt"), ...errors(404, 409) },
 });
 
+const Incident = z
+  .object({ at: z.string(), where: z.string(), error: z.string() })
+  .openapi("Incident", { description: "Background work (a timer, a webhook attempt) that the sandbox itself could not carry out" });
+
+const listIncidents = createRoute({
+  method: "get",
+  path: "/incidents",
+  tags,
+  security,
+  summary: "Background failures of the sandbox's own for this merchant, oldest first (the newest 100 are kept)",
+  responses: { 200: json(z.object({ success: z.literal(true), data: z.array(Incident) }), "Incidents"), ...errors() },
+});
+
 export function webhookRoutes(dispatcher: WebhookDispatcher) {
   return router()
+    .openapi(listIncidents, (c) => c.json({ success: true as const, data: c.var.tenant.state.incidents.map((i) => ({ ...i, at: iso(i.at) })) }, 200))
     .openapi(listEvents, (c) => {
       const { type, since } = c.req.valid("query");
       const from = since === undefined ? -Infinity : Date.parse(since);
