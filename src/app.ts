@@ -76,7 +76,15 @@ export function createApp(options: AppOptions) {
     const tooLarge = () => {
       throw new ApiError("PAYLOAD_TOO_LARGE", `The request body is larger than ${label}.`);
     };
-    const streaming = bodyLimit({ maxSize, onError: tooLarge });
+    // A chunked body cut off mid-stream is not read to its end, so that connection cannot carry another
+    // request: say so (a body with a length is drained by Node, and the connection stays usable).
+    const streaming = bodyLimit({
+      maxSize,
+      onError: (c) => {
+        c.header("Connection", "close");
+        return tooLarge();
+      },
+    });
     return (c, next) => {
       const length = c.req.header("content-length");
       if (length === undefined) return streaming(c, next);
@@ -116,8 +124,13 @@ export function createApp(options: AppOptions) {
     if (tenant) await driver.catchUp(tenant);
     await next();
     if (!tenant || registry.get(tenant.id) !== tenant) return; // no tenant, or it was just deleted
-    if (options.persist && c.req.method !== "GET" && c.req.method !== "HEAD") await options.persist(tenant);
-    void dispatcher.drain(tenant);
+    if (c.req.method !== "GET" && c.req.method !== "HEAD") {
+      await options.persist?.(tenant);
+      void dispatcher.drain(tenant);
+    } else if (tenant.state.outbox.length > 0) {
+      // A read whose catch-up emitted events: save and deliver them without holding up the reply.
+      void driver.commitAndDeliver(tenant).catch(() => undefined); // a failed save is logged and undone by the store
+    }
     driver.arm(tenant);
   };
   app.use("/api/v1/*", clockSync);

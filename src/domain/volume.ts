@@ -17,7 +17,8 @@ function slide(w: VolumeWindow, now: number): void {
     const e = entries[w.dayStart++]!;
     if (e.counted) w.daySum -= e.amount;
   }
-  if (w.hourStart < w.dayStart) w.hourStart = w.dayStart;
+  // No jump of hourStart to dayStart: the entries between them are older than a day, so older than
+  // an hour, and the loop below takes each out of hourSum (skipping them left their amounts counted).
   while (w.hourStart < entries.length && entries[w.hourStart]!.at <= now - HOUR) {
     const e = entries[w.hourStart++]!;
     if (e.counted) w.hourSum -= e.amount;

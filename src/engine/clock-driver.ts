@@ -10,6 +10,9 @@
  * recorded as an incident of its merchant and the rest carry on; long runs give the event loop back
  * every few milliseconds; the webhook attempts of one instant run side by side, a bounded number at a
  * time, instead of one after another.
+ *
+ * Webhooks go out only for changes that were saved: the events an instant's transitions emit are
+ * delivered after `commit` (the --data save) has landed. A failed save ends the advance with it.
  */
 import { performance } from "node:perf_hooks";
 import { recordIncident } from "../domain/incidents.js";
@@ -36,8 +39,8 @@ export class ClockDriver {
 
   constructor(
     private readonly dispatcher?: WebhookDispatcher,
-    /** Called after timers fired outside any request (a realtime wake-up), so the change is saved. */
-    private readonly onStateChanged?: (tenant: Tenant) => void,
+    /** Makes the merchant's changes durable (with --data; resolves at once in memory); rejects when it cannot. */
+    private readonly commit: (tenant: Tenant) => Promise<void> = async () => undefined,
   ) {}
 
   /**
@@ -60,8 +63,9 @@ export class ClockDriver {
 
   /**
    * Realtime catch-up: fires whatever is due by the clock's current time. The state transitions are
-   * done when it resolves (it may yield on the way, for a merchant with many overdue timers); the
-   * webhook attempts they start are not waited for.
+   * done when it resolves (it may yield on the way, for a merchant with many overdue timers). The
+   * events they emit stay in the outbox for the caller to deliver once it has saved the change
+   * (`commitAndDeliver`); retries that fall due start at once.
    */
   async catchUp(tenant: Tenant): Promise<void> {
     if (tenant.clock.settings().mode !== "realtime") return;
@@ -85,12 +89,27 @@ export class ClockDriver {
       this.armed.delete(tenant.id);
       void this.serialised(tenant, async () => {
         await this.catchUp(tenant);
-        this.arm(tenant);
-        this.onStateChanged?.(tenant);
-      }).catch((err: unknown) => console.error(`[merchant-sandbox] merchant ${tenant.id}: timers failed:`, err));
+        await this.commitAndDeliver(tenant);
+      }).catch((err: unknown) => console.error(`[merchant-sandbox] merchant ${tenant.id}: timers failed:`, err))
+        .finally(() => this.arm(tenant));
     }, wait);
     handle.unref(); // a pending demo timer never keeps a stopping process alive
     this.armed.set(tenant.id, { at: next.at, handle });
+  }
+
+  /** A catch-up for a read (a page view): what it emitted is saved and delivered in the background. */
+  async catchUpForRead(tenant: Tenant): Promise<void> {
+    await this.catchUp(tenant);
+    if (tenant.state.outbox.length > 0) void this.commitAndDeliver(tenant).catch(() => undefined); // the store logs and undoes a failed save
+  }
+
+  /**
+   * After changes made outside a request's own save (a catch-up on a page view, a wake-up): saves
+   * them, then starts the webhooks they emitted. Rejects, delivering nothing, when the save fails.
+   */
+  async commitAndDeliver(tenant: Tenant): Promise<void> {
+    await this.commit(tenant);
+    void this.dispatcher?.drain(tenant);
   }
 
   /** Disarms one merchant (reset, removal) or, without an argument, all of them. */
@@ -103,32 +122,44 @@ export class ClockDriver {
   }
 
   /**
-   * Fires due timers in (at, seq) order. With `wait`, the webhook attempts of one instant (their own
-   * attempts, or the first attempts of the events its transitions emitted) finish before the clock
-   * moves on to a later instant, so a manual advance is deterministic and retries they schedule fall
-   * in order; without it nothing is awaited but the time slices.
+   * Fires due timers in (at, seq) order. With `wait` (an advance), each instant ends with its changes
+   * saved, then the webhooks they caused delivered, and the clock moves on to a later instant only
+   * once that instant's attempts are done (they may schedule retries in between), so a manual
+   * advance is deterministic. Without it (a catch-up), transitions run and emitted events wait in the
+   * outbox; retries due start at once.
    */
   private async runDue(tenant: Tenant, upTo: number, wait: boolean): Promise<number> {
     let fired = 0;
     let sliceStart = performance.now();
     const attempts = new Set<Promise<void>>();
+    const track = (work: Promise<void>) => {
+      const tracked: Promise<void> = work.then(() => void attempts.delete(tracked));
+      attempts.add(tracked);
+    };
     for (;;) {
       const next = nextTimer(tenant.state);
       const due = next !== undefined && next.at <= upTo;
-      if (attempts.size > 0 && (!due || next.at > tenant.clock.now() || attempts.size >= PARALLEL_ATTEMPTS)) {
-        // Finish this instant's attempts before moving on: they may schedule timers (retries) due
-        // before `next`, or before the target when nothing else is due.
-        await (due && next.at === tenant.clock.now() ? Promise.race(attempts) : Promise.all(attempts));
+      if (wait && (!due || next.at > tenant.clock.now())) {
+        // The instant is over: save what it changed, then deliver what that emitted, then let its
+        // attempts finish (they may schedule timers due before `next`, or before the target).
+        if (tenant.state.outbox.length > 0 && this.dispatcher) {
+          await this.commit(tenant);
+          track(this.dispatcher.drain(tenant));
+        }
+        if (attempts.size > 0) {
+          await Promise.all(attempts);
+          continue;
+        }
+      }
+      if (attempts.size >= PARALLEL_ATTEMPTS) {
+        await Promise.race(attempts);
         continue;
       }
       if (!due) break;
       const timer = popDue(tenant.state, upTo)!;
       if (timer.at > tenant.clock.now()) tenant.clock.configure({ now: timer.at });
       const work = this.fire(tenant, timer);
-      if (wait && work) {
-        const tracked: Promise<void> = work.then(() => void attempts.delete(tracked));
-        attempts.add(tracked);
-      }
+      if (wait && work) track(work);
       if (++fired >= MAX_FIRED_PER_CALL) {
         recordIncident(tenant.state, tenant.clock.now(), "clock advance", `more than ${MAX_FIRED_PER_CALL} timers fired in one advance; the rest wait for the next one`);
         break;
@@ -141,7 +172,7 @@ export class ClockDriver {
     return fired;
   }
 
-  /** One timer: a webhook attempt (I/O, returned to wait for) or a domain transition, which may emit events. */
+  /** One timer: a webhook attempt (I/O, returned to wait for) or a domain transition (its events wait in the outbox). */
   private fire(tenant: Tenant, timer: Timer): Promise<void> | undefined {
     if (timer.kind === "webhook.attempt") return this.dispatcher?.onTimer(tenant, timer);
     try {
@@ -150,9 +181,8 @@ export class ClockDriver {
       // The transition checks before it changes anything, so a throw leaves the state as it was.
       recordIncident(tenant.state, timer.at, `timer ${timer.kind} ${timer.ref}`, err);
       console.error(`[merchant-sandbox] merchant ${tenant.id}: timer ${timer.kind} ${timer.ref} failed:`, err);
-      return undefined;
     }
-    return tenant.state.outbox.length > 0 ? this.dispatcher?.drain(tenant) : undefined;
+    return undefined;
   }
 
   private serialised<T>(tenant: Tenant, work: () => Promise<T>): Promise<T> {

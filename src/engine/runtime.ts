@@ -26,7 +26,7 @@ export function createRuntime(options: RuntimeOptions = {}): Runtime {
   const transport = options.transport ?? createTransport({ blockPrivate: options.shared ?? false });
   // Attempts finishing outside a request schedule retries; realtime merchants must wake up for them.
   const dispatcher: WebhookDispatcher = new WebhookDispatcher({ transport, onTimersChanged: (t) => driver.arm(t), onStateChanged: save });
-  const driver = new ClockDriver(dispatcher, save);
+  const driver = new ClockDriver(dispatcher, options.persist);
   return {
     driver,
     dispatcher,

@@ -58,7 +58,7 @@ export function checkoutPages(deps: PageDeps) {
   // References are unique sandbox-wide, so the registry's index names the one merchant (no scan).
   const lookup = async (c: Context) => {
     const found = deps.registry.findCheckout(c.req.param("reference") ?? "");
-    if (found) await deps.driver.catchUp(found.tenant);
+    if (found) await deps.driver.catchUpForRead(found.tenant);
     return found;
   };
   const page = (variant: "branded" | "processor") => async (c: Context) => {

@@ -70,7 +70,7 @@ export function dashboardRoutes(opts: { registry: Registry; driver: ClockDriver;
     const section = SECTIONS.find((s) => s.id === c.req.param("section"));
     if (!section) return c.html(<p class="error">Unknown section.</p>, 404);
     const tenant = c.var.tenant;
-    await opts.driver.catchUp(tenant);
+    await opts.driver.catchUpForRead(tenant);
     return c.html(<>{section.render(tenant, opts.publicUrl ?? new URL(c.req.url).origin)}</>);
   });
   return app;

@@ -204,7 +204,8 @@ export class FileStore {
 
 function describeWriteError(err: Error): string {
   const code = (err as NodeJS.ErrnoException).code;
-  return code ? `${code}: ${err.message}` : err.message;
+  // Node's own messages already start with the code ("ENOSPC: no space left on device, write").
+  return code && !err.message.startsWith(code) ? `${code}: ${err.message}` : err.message;
 }
 
 /** Why a `--data` folder cannot be used, and what to do about it. */
