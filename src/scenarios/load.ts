@@ -33,6 +33,9 @@ export function parseScenario(text: string, source: string): Scenario {
     doc = parseYaml(text);
   } catch (err) {
     const e = err as YAMLParseError;
+    // The parser recurses: a document nested past about a thousand levels exhausts it. It is valid
+    // YAML, just far deeper than any scenario may be; say so, as for JSON.
+    if (e.code === "RESOURCE_EXHAUSTION" || err instanceof RangeError) throw new ScenarioError(source, "", `nests deeper than ${MAX_JSON_DEPTH} levels`);
     const where = e.linePos?.[0] ? `line ${e.linePos[0].line}, column ${e.linePos[0].col}` : "(document)";
     throw new ScenarioError(source, where, `not valid YAML: ${e.message.split("\n")[0]}`);
   }

@@ -1,0 +1,274 @@
+/**
+ * Issue 11 ("Never down, never corrupt"): anonymous work had no bounds. One 1 MB
+ * POST /sandbox/v1/scenarios created 97,454 merchants; sign-up accepted 5k-26k merchants in 10 s;
+ * snapshot bodies up to 256 MB were parsed; a merchant could add outcome rules without end; and a
+ * deeply nested JSON body reached recursive validators. Now: per-IP quotas on the open routes
+ * (429 QUOTA_EXCEEDED with retry_after), a merchant cap (429 MERCHANT_LIMIT_REACHED, freed by
+ * DELETE /sandbox/v1/merchant), 20 merchants per scenario, a snapshot body limit (413), 100 outcome
+ * rules, 32 levels of JSON nesting (422), and --shared hides the merchant count on /health.
+ */
+import { afterEach, describe, expect, it } from "vitest";
+import { createApp, type App, type AppOptions } from "../../src/app.js";
+import { loadCatalog } from "../../src/store/fixtures.js";
+import { Registry } from "../../src/store/registry.js";
+import { checkResponse } from "../openapi-check.js";
+import { expectError, startFromArgs, stopServers, type CallOptions, type Reply } from "../helpers.js";
+
+afterEach(stopServers);
+
+const catalog = loadCatalog();
+
+/** An app of its own (the harness takes no quotas or merchant cap), called as the node server would be. */
+function sandbox(options: Partial<AppOptions> & { maxMerchants?: number } = {}) {
+  const { maxMerchants, ...appOptions } = options;
+  const registry = new Registry({ catalog, maxMerchants });
+  const app: App = createApp({ registry, ...appOptions });
+  const call = async (method: string, path: string, opts: CallOptions = {}): Promise<Reply> => {
+    const headers: Record<string, string> = { ...(opts.headers ?? {}) };
+    let body: string | undefined = opts.raw;
+    if (opts.body !== undefined) {
+      body = JSON.stringify(opts.body);
+      headers["content-type"] ??= "application/json";
+    }
+    const res = await app.request(path, { method, headers, body }, { incoming: { socket: { remoteAddress: opts.ip ?? "127.0.0.1" } } });
+    const text = await res.text();
+    let parsed: unknown = text;
+    try {
+      parsed = JSON.parse(text);
+    } catch {
+      // not JSON
+    }
+    expect(checkResponse(method, path, res.status, parsed), "every response must match the OpenAPI document").toBeUndefined();
+    return { status: res.status, body: parsed, headers: res.headers };
+  };
+  const signUp = async (ip = "127.0.0.1", settings: Record<string, unknown> = {}) => {
+    const res = await call("POST", "/sandbox/v1/merchants", { body: settings, ip });
+    expect(res.status, JSON.stringify(res.body)).toBe(201);
+    const { api_key, api_secret, merchant_id } = res.body.data;
+    const keys = { "x-api-key": api_key as string, "x-api-secret": api_secret as string };
+    return { id: merchant_id as string, keys, call: (method: string, path: string, opts: CallOptions = {}) => call(method, path, { ...opts, headers: { ...keys, ...opts.headers } }) };
+  };
+  return { app, registry, call, signUp };
+}
+
+const scenario = (merchants: number, extra: Record<string, unknown> = {}) => ({
+  name: "many",
+  merchants: Object.fromEntries(Array.from({ length: merchants }, (_, i) => [`m${i}`, { wallet_balance: 10 }])),
+  ...extra,
+});
+
+/** `[[[...]]]` or `{"a":{"a":...}}` nested `depth` levels. */
+const deepArray = (depth: number) => "[".repeat(depth) + "]".repeat(depth);
+const deepObject = (depth: number) => '{"a":'.repeat(depth - 1) + "{}" + "}".repeat(depth - 1);
+
+function expectQuota(res: Reply) {
+  const err = expectError(res, 429, "QUOTA_EXCEEDED");
+  expect(Number.isInteger(err.retry_after)).toBe(true);
+  expect(err.retry_after).toBeGreaterThanOrEqual(1);
+  expect(err.retry_after).toBeLessThanOrEqual(60);
+  expect(res.headers.get("retry-after")).toBe(String(err.retry_after));
+}
+
+describe("quotas on the open routes, per client IP", () => {
+  it("the 4th sign-up from one IP in a minute is 429 QUOTA_EXCEEDED and creates nothing; another IP is still served", async () => {
+    const s = sandbox({ quotas: { signupsPerMinute: 3, scenarioLoadsPerMinute: 0 } });
+    for (let i = 0; i < 3; i++) await s.signUp("203.0.113.7");
+    expect(s.registry.size).toBe(3);
+    const refused = await s.call("POST", "/sandbox/v1/merchants", { body: {}, ip: "203.0.113.7" });
+    expectQuota(refused);
+    expect(refused.body.message).toContain("203.0.113.7");
+    expect(s.registry.size).toBe(3);
+    // The same address written as IPv4-mapped IPv6 is the same caller.
+    expectQuota(await s.call("POST", "/sandbox/v1/merchants", { body: {}, ip: "::ffff:203.0.113.7" }));
+    await s.signUp("203.0.113.8");
+    await s.signUp("2001:db8::7");
+    expect(s.registry.size).toBe(5);
+    // Scenario loads have a quota of their own (0 here: none), and merchants keep working.
+    expect((await s.call("POST", "/sandbox/v1/scenarios", { body: scenario(1), ip: "203.0.113.7" })).status).toBe(201);
+  });
+
+  it("scenario loads likewise: the 3rd of 2 per minute is 429 and loads nothing; sign-ups are counted apart", async () => {
+    const s = sandbox({ quotas: { signupsPerMinute: 0, scenarioLoadsPerMinute: 2 } });
+    for (let i = 0; i < 2; i++) expect((await s.call("POST", "/sandbox/v1/scenarios", { body: scenario(2), ip: "198.51.100.1" })).status).toBe(201);
+    expect(s.registry.size).toBe(4);
+    expectQuota(await s.call("POST", "/sandbox/v1/scenarios", { body: scenario(2), ip: "198.51.100.1" }));
+    expect(s.registry.size).toBe(4);
+    expect((await s.call("POST", "/sandbox/v1/scenarios", { body: scenario(2), ip: "198.51.100.2" })).status).toBe(201);
+    await s.signUp("198.51.100.1");
+    expect(s.registry.size).toBe(7);
+  });
+
+  it("--signups-per-minute reaches the server: the 3rd sign-up of 2 is refused over HTTP", async () => {
+    const server = await startFromArgs(["--signups-per-minute", "2"]);
+    const post = () => fetch(`${server.url}/sandbox/v1/merchants`, { method: "POST", headers: { "content-type": "application/json" }, body: "{}" });
+    expect((await post()).status).toBe(201);
+    expect((await post()).status).toBe(201);
+    const refused = await post();
+    expect(refused.status).toBe(429);
+    const body = (await refused.json()) as { retry_after: number };
+    expect(body).toMatchObject({ success: false, error_code: "QUOTA_EXCEEDED", retry_after: expect.any(Number) });
+    expect(refused.headers.get("retry-after")).toBe(String(body.retry_after));
+  });
+});
+
+describe("scenario size and the merchant cap", () => {
+  it("a scenario with 21 merchants is 422 and creates none; 20 load", async () => {
+    const s = sandbox();
+    const res = expectError(await s.call("POST", "/sandbox/v1/scenarios", { body: scenario(21) }), 422, "VALIDATION_ERROR");
+    expect(res.errors?.merchants?.join(" ")).toContain("At most 20 merchants");
+    expect(s.registry.size).toBe(0);
+    expect((await s.call("POST", "/sandbox/v1/scenarios", { body: scenario(20) })).status).toBe(201);
+    expect(s.registry.size).toBe(20);
+  });
+
+  it("a scenario with 101 outcome rules is 422 and creates nothing", async () => {
+    const s = sandbox();
+    const outcomes = Array.from({ length: 101 }, () => ({ target: "payout", outcome: "failed" }));
+    const res = expectError(await s.call("POST", "/sandbox/v1/scenarios", { body: scenario(1, { outcomes }) }), 422, "VALIDATION_ERROR");
+    expect(Object.keys(res.errors ?? {})).toEqual(["outcomes"]);
+    expect(s.registry.size).toBe(0);
+  });
+
+  it("past the cap, sign-up and scenario loads get 429 MERCHANT_LIMIT_REACHED; DELETE /sandbox/v1/merchant frees a place", async () => {
+    const s = sandbox({ maxMerchants: 3 });
+    const first = await s.signUp();
+    await s.signUp();
+    // A scenario of two would pass the cap: refused whole, nothing left behind.
+    expectError(await s.call("POST", "/sandbox/v1/scenarios", { body: scenario(2) }), 429, "MERCHANT_LIMIT_REACHED");
+    expect(s.registry.size).toBe(2);
+    await s.signUp();
+    const full = expectError(await s.call("POST", "/sandbox/v1/merchants", { body: {} }), 429, "MERCHANT_LIMIT_REACHED");
+    expect(full.message).toContain("DELETE /sandbox/v1/merchant");
+    expect(full.retry_after).toBeUndefined();
+    expectError(await s.call("POST", "/sandbox/v1/scenarios", { body: scenario(1) }), 429, "MERCHANT_LIMIT_REACHED");
+    expect(s.registry.size).toBe(3);
+
+    expect((await first.call("DELETE", "/sandbox/v1/merchant")).status).toBe(200);
+    expect(s.registry.size).toBe(2);
+    expectError(await first.call("GET", "/sandbox/v1/merchant"), 401, "INVALID_CREDENTIALS");
+    await s.signUp();
+    expect(s.registry.size).toBe(3);
+    expectError(await s.call("POST", "/sandbox/v1/merchants", { body: {} }), 429, "MERCHANT_LIMIT_REACHED");
+  });
+
+  it("--max-merchants reaches the server (the demo merchant counts)", async () => {
+    const server = await startFromArgs(["--max-merchants", "2"]);
+    expect(server.registry.size).toBe(1);
+    const post = () => fetch(`${server.url}/sandbox/v1/merchants`, { method: "POST", headers: { "content-type": "application/json" }, body: "{}" });
+    const made = await post();
+    expect(made.status).toBe(201);
+    const refused = await post();
+    expect(refused.status).toBe(429);
+    expect(await refused.json()).toMatchObject({ success: false, error_code: "MERCHANT_LIMIT_REACHED" });
+    const { api_key, api_secret } = ((await made.json()) as { data: { api_key: string; api_secret: string } }).data;
+    const del = await fetch(`${server.url}/sandbox/v1/merchant`, { method: "DELETE", headers: { "x-api-key": api_key, "x-api-secret": api_secret } });
+    expect(del.status).toBe(200);
+    expect((await post()).status).toBe(201);
+    expect(server.registry.size).toBe(2);
+  });
+});
+
+describe("snapshot body limit", () => {
+  it("a body over the limit is 413 PAYLOAD_TOO_LARGE, with or without a Content-Length, and the merchant is unchanged", async () => {
+    const s = sandbox({ snapshotLimitBytes: 4096 });
+    const m = await s.signUp("127.0.0.1", { wallet_balance: 321 });
+    const exported = (await m.call("GET", "/sandbox/v1/snapshot")).body;
+    const small = JSON.stringify(exported);
+    expect(small.length).toBeLessThan(4096);
+    expect((await m.call("PUT", "/sandbox/v1/snapshot", { raw: small, headers: { "content-type": "application/json" } })).status).toBe(200);
+
+    // Padded past the limit (JSON whitespace keeps it a valid snapshot).
+    const big = small + " ".repeat(4097 - small.length);
+    const json = { "content-type": "application/json" };
+    const streamed = expectError(await m.call("PUT", "/sandbox/v1/snapshot", { raw: big, headers: json }), 413, "PAYLOAD_TOO_LARGE");
+    expect(streamed.message).toContain("--snapshot-limit-mb");
+    expectError(await m.call("PUT", "/sandbox/v1/snapshot", { raw: big, headers: { ...json, "content-length": String(big.length) } }), 413, "PAYLOAD_TOO_LARGE");
+    expect((await m.call("GET", "/sandbox/v1/snapshot")).body).toEqual(exported);
+    // Other routes keep their own 1 MB limit: 4 KB is fine there.
+    expect((await m.call("POST", "/sandbox/v1/wallet/fund", { raw: JSON.stringify({ amount: 1 }) + " ".repeat(5000), headers: json })).status).toBe(200);
+  });
+
+  it("by default a snapshot may be 5 MB, not more (other bodies 1 MB)", async () => {
+    const s = sandbox();
+    const m = await s.signUp();
+    const exported = JSON.stringify((await m.call("GET", "/sandbox/v1/snapshot")).body);
+    const json = { "content-type": "application/json" };
+    const twoMb = exported + " ".repeat(2 * 1024 * 1024);
+    expect((await m.call("PUT", "/sandbox/v1/snapshot", { raw: twoMb, headers: json })).status).toBe(200);
+    const sixMb = exported + " ".repeat(6 * 1024 * 1024);
+    expectError(await m.call("PUT", "/sandbox/v1/snapshot", { raw: sixMb, headers: json }), 413, "PAYLOAD_TOO_LARGE");
+    expectError(await m.call("POST", "/sandbox/v1/wallet/fund", { raw: JSON.stringify({ amount: 1 }) + " ".repeat(1024 * 1024), headers: json }), 413, "PAYLOAD_TOO_LARGE");
+  });
+
+  it("--snapshot-limit-mb reaches the server", async () => {
+    const server = await startFromArgs(["--snapshot-limit-mb", "0.01"]);
+    const made = (await (await fetch(`${server.url}/sandbox/v1/merchants`, { method: "POST", headers: { "content-type": "application/json" }, body: "{}" })).json()) as { data: { api_key: string; api_secret: string } };
+    const keys = { "x-api-key": made.data.api_key, "x-api-secret": made.data.api_secret };
+    const exported = await (await fetch(`${server.url}/sandbox/v1/snapshot`, { headers: keys })).text();
+    const put = (body: string) => fetch(`${server.url}/sandbox/v1/snapshot`, { method: "PUT", headers: { ...keys, "content-type": "application/json" }, body });
+    expect((await put(exported)).status).toBe(200);
+    const refused = await put(exported + " ".repeat(11_000));
+    expect(refused.status).toBe(413);
+    expect(await refused.json()).toMatchObject({ success: false, error_code: "PAYLOAD_TOO_LARGE" });
+  });
+});
+
+describe("outcome rules per merchant", () => {
+  it("the 101st rule is 422 and not added; deleting one makes room", async () => {
+    const s = sandbox();
+    const m = await s.signUp();
+    for (let i = 0; i < 100; i++) {
+      const res = await m.call("POST", "/sandbox/v1/outcomes", { body: { target: "payout", match: { reference: `inv-${i}` }, outcome: "failed" } });
+      expect(res.status, JSON.stringify(res.body)).toBe(201);
+    }
+    const refused = expectError(await m.call("POST", "/sandbox/v1/outcomes", { body: { target: "payout", outcome: "failed" } }), 422, "VALIDATION_ERROR");
+    expect(refused.errors?.target?.join(" ")).toContain("at most 100 outcome rules");
+    const rules = (await m.call("GET", "/sandbox/v1/outcomes")).body.data;
+    expect(rules).toHaveLength(100);
+    expect((await m.call("DELETE", `/sandbox/v1/outcomes/${rules[0].id}`)).status).toBe(200);
+    expect((await m.call("POST", "/sandbox/v1/outcomes", { body: { target: "payout", outcome: "failed" } })).status).toBe(201);
+    expect((await m.call("GET", "/sandbox/v1/outcomes")).body.data).toHaveLength(100);
+  });
+});
+
+describe("JSON nesting", () => {
+  it.each([
+    ["arrays", deepArray(10_000)],
+    ["objects", deepObject(10_000)],
+  ])("a body of %s nested 10,000 deep is 422 VALIDATION_ERROR on /api/v1 and on /sandbox/v1/scenarios, and the sandbox carries on", async (_kind, deep) => {
+    const s = sandbox();
+    const m = await s.signUp("127.0.0.1", { wallet_balance: 5_000 });
+    const json = { "content-type": "application/json" };
+
+    const body = `{"amount":100,"bank_code":"058","account_number":"0123456785","account_name":"X","bank_name":"GTBank","narration":${deep}}`;
+    const api = expectError(await m.call("POST", "/api/v1/payout/transfer", { raw: body, headers: json }), 422, "VALIDATION_ERROR");
+    expect(api.errors?.body?.join(" ")).toContain("at most 32 levels");
+    // Before the merchant's own keys are even checked.
+    expectError(await s.call("POST", "/api/v1/payout/transfer", { raw: body, headers: json }), 422, "VALIDATION_ERROR");
+
+    const loaded = expectError(await s.call("POST", "/sandbox/v1/scenarios", { raw: `{"name":"deep","merchants":{"a":{}},"x":${deep}}`, headers: json }), 422, "VALIDATION_ERROR");
+    expect(loaded.errors?.body).toBeDefined();
+    expect(s.registry.size).toBe(1);
+
+    // Nothing moved, and the sandbox still answers.
+    expect((await m.call("GET", "/api/v1/wallet/balance")).body.data.balance).toBe(5_000);
+    expect((await m.call("GET", "/sandbox/v1/snapshot")).body.data.state.payouts).toEqual([]);
+    expect((await s.call("GET", "/health")).status).toBe(200);
+    expect((await s.call("POST", "/sandbox/v1/scenarios", { body: scenario(1) })).status).toBe(201);
+  });
+});
+
+describe("/health", () => {
+  it("shows the merchant count by default, and none with --shared", async () => {
+    const open = await startFromArgs([]);
+    const openHealth = await fetch(`${open.url}/health`);
+    expect(openHealth.status).toBe(200);
+    expect(await openHealth.json()).toEqual({ success: true, status: "ok", merchants: 1 });
+
+    const shared = await startFromArgs(["--shared"]);
+    await fetch(`${shared.url}/sandbox/v1/merchants`, { method: "POST", headers: { "content-type": "application/json" }, body: "{}" });
+    const sharedHealth = await fetch(`${shared.url}/health`);
+    expect(sharedHealth.status).toBe(200);
+    expect(await sharedHealth.json()).toEqual({ success: true, status: "ok" });
+  });
+});
