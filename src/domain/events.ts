@@ -7,7 +7,7 @@
  */
 import { MAX_AMOUNT, MAX_NARRATION } from "./bounds.js";
 import { iso, isoOrNull, type DomainContext } from "./context.js";
-import { toMajor } from "./money.js";
+import { PAYOUT_FEE_CAP, toMajor } from "./money.js";
 import { EVENT_STATUSES, timestamp, type Checkout, type Payout, type VaPayment } from "./records.js";
 import type { TenantState } from "./state.js";
 import { z } from "./zod.js";
@@ -47,7 +47,7 @@ const payoutData = <S extends "completed" | "failed">(status: S) =>
     reference: z.string(),
     amount: money,
     fee: money,
-    total_deducted: money,
+    total_deducted: z.number().min(0).max(MAX_AMOUNT + toMajor(PAYOUT_FEE_CAP)),
     net_amount: money,
     currency: z.literal("NGN"),
     account: z.string().describe("**** followed by the last 4 digits"),

@@ -13,11 +13,13 @@ export function toMajor(minor: Minor): number {
   return minor / 100;
 }
 
-/** True when `major` is finite and has at most two decimal places (so it converts exactly). */
+/**
+ * True when `major` is finite and has at most two decimal places, i.e. it is exactly the number its
+ * kobo give back. (A fixed tolerance on `major * 100` refused good amounts above about 10^9, where
+ * the product's own rounding error is larger.)
+ */
 export function hasAtMostTwoDecimals(major: number): boolean {
-  if (!Number.isFinite(major)) return false;
-  const scaled = major * 100;
-  return Math.abs(scaled - Math.round(scaled)) < 1e-6;
+  return Number.isFinite(major) && Math.round(major * 100) / 100 === major;
 }
 
 /** Payout fee: 1% of the amount, capped at 1,000 Naira. Rounded half-up to the kobo. */

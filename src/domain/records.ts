@@ -20,6 +20,7 @@ import {
   RATE_DECIMALS,
 } from "./bounds.js";
 import { httpUrl, ipAddress } from "./fields.js";
+import { PAYOUT_FEE_CAP } from "./money.js";
 import { z } from "./zod.js";
 
 // ---- Building blocks ---------------------------------------------------------------------------
@@ -35,6 +36,8 @@ const seq = z.number().int().min(0).max(Number.MAX_SAFE_INTEGER);
 /** Identifiers the service generates or the merchant chooses. */
 const id = z.string().min(1).max(100);
 const name = z.string().max(200);
+/** A name built from others: `{business_name}-{first last}` for a virtual account, up to 100 + 1 + 201. */
+const composedName = z.string().max(400);
 const label = z.string().max(500);
 const url = z.string().max(MAX_URL_LENGTH);
 const seconds = (max: number) => z.number().int().min(0).max(max);
@@ -96,7 +99,8 @@ export const ScenarioOriginRecord = z.object({
 });
 export type ScenarioOrigin = z.infer<typeof ScenarioOriginRecord>;
 
-const secret = z.string().min(16).max(100).regex(/^[\x21-\x7e]+$/, { message: "Printable ASCII without spaces." });
+/** API keys and secrets: they travel in HTTP headers. */
+export const secret = z.string().min(16).max(100).regex(/^[\x21-\x7e]+$/, { message: "Must be printable ASCII without spaces." });
 
 export const MerchantConfigRecord = z.object({
   merchant_id: z.string().min(1).max(64).regex(/^[\w-]+$/),
@@ -170,10 +174,10 @@ const nuban = z.string().regex(/^\d{10}$/);
 
 export const VirtualAccountRecord = z.object({
   account_number: nuban,
-  account_name: name,
+  account_name: composedName,
   bank_name: name,
   customer_type: z.enum(["individual", "business"]),
-  customer_name: name,
+  customer_name: composedName,
   customer_email: z.string().max(254),
   reference: id,
   status: z.literal("Enabled"),
@@ -273,7 +277,8 @@ export const PayoutRecord = z.object({
   order_no: id,
   amount: minor,
   fee: minor,
-  total_deducted: minor,
+  /** amount + fee: up to the largest amount plus the fee cap. */
+  total_deducted: z.number().int().min(0).max(MAX_AMOUNT_MINOR + PAYOUT_FEE_CAP),
   status: z.enum(PAYOUT_STATUSES),
   bank_code: z.string().regex(/^\d{3,6}$/),
   bank_name: name,

@@ -1,4 +1,5 @@
 import type { Context } from "hono";
+import { isIP } from "node:net";
 import { normaliseIp } from "../domain/fields.js";
 import type { AppEnv } from "./env.js";
 
@@ -9,8 +10,9 @@ import type { AppEnv } from "./env.js";
  */
 export function resolveClientIp(c: Context<AppEnv>, trustProxy: boolean): string {
   if (trustProxy) {
+    // The first hop is the client's own claim: only an address is taken, anything else is ignored.
     const forwarded = c.req.header("x-forwarded-for")?.split(",")[0]?.trim();
-    if (forwarded) return normaliseIp(forwarded);
+    if (forwarded && isIP(forwarded)) return normaliseIp(forwarded);
   }
   const address = c.env?.incoming?.socket?.remoteAddress;
   return address ? normaliseIp(address) : "unknown";

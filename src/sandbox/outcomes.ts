@@ -1,6 +1,7 @@
 /** Outcome rules: per-merchant overrides of how the next matching objects end. */
 import { createRoute, z } from "@hono/zod-openapi";
 import { addRule, deleteRule, OUTCOMES, type OutcomeRule } from "../domain/outcomes.js";
+import { ruleMatch } from "../domain/records.js";
 import { body, errors, json, security } from "../http/openapi.js";
 import { router } from "../http/validation.js";
 import { contextOf } from "../store/tenant.js";
@@ -11,7 +12,7 @@ const targets = Object.keys(OUTCOMES) as [keyof typeof OUTCOMES, ...Array<keyof 
 const RuleInput = z
   .object({
     target: z.enum(targets, { message: `Must be one of: ${targets.join(", ")}.` }),
-    match: z.record(z.string().min(1).max(64), z.union([z.string().max(200), z.number(), z.boolean()])).optional()
+    match: ruleMatch.optional()
       .openapi({ description: "Field values the request or object must have, e.g. { \"account_number\": \"0123456789\" }" }),
     outcome: z.string().min(1).max(40).openapi({ description: Object.entries(OUTCOMES).map(([t, o]) => `${t}: ${o.join(" | ")}`).join("; ") }),
     delay_seconds: z.number().int().min(0).max(365 * 86_400).optional(),

@@ -4,6 +4,7 @@ import { DomainError } from "../domain/errors.js";
 import { iso, isoOrNull } from "../domain/context.js";
 import { EVENT_TYPES } from "../domain/events.js";
 import { deliveryTarget, type WebhookDispatcher } from "../webhooks/dispatcher.js";
+import { ApiError } from "../http/errors.js";
 import { errors, json, security } from "../http/openapi.js";
 import { router } from "../http/validation.js";
 import type { WebhookEvent } from "../domain/events.js";
@@ -134,6 +135,8 @@ export function webhookRoutes(dispatcher: WebhookDispatcher) {
         throw new DomainError("INVALID_STATE", "No webhook_url is set for this merchant; set one (or webhook_capture) with PATCH /sandbox/v1/merchant.");
       }
       const delivery = await dispatcher.redeliver(tenant, event);
-      return c.json({ success: true as const, data: deliveryView(delivery!) }, 200);
+      // No delivery: the sandbox itself failed to attempt it (recorded on the event and as an incident).
+      if (!delivery) throw new ApiError("INTERNAL_ERROR", `The delivery could not be attempted: ${event.error ?? "see GET /sandbox/v1/incidents"}.`);
+      return c.json({ success: true as const, data: deliveryView(delivery) }, 200);
     });
 }

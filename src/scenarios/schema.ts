@@ -8,7 +8,7 @@
 import { MAX_CLOCK, MAX_DELAY_SECONDS, MAX_NARRATION, MAX_OUTCOME_RULES } from "../domain/bounds.js";
 import { amount, email } from "../domain/fields.js";
 import { NewMerchantSchema } from "../domain/merchant-settings.js";
-import { OUTCOME_TARGETS, ruleMatch } from "../domain/records.js";
+import { OUTCOME_TARGETS, ruleMatch, secret } from "../domain/records.js";
 import { z } from "../domain/zod.js";
 
 /** A scenario declares at most this many merchants, and this many objects of each kind. */
@@ -27,9 +27,9 @@ export const offset = z
   .regex(/^(\+\d{1,12}(\.\d{1,6})?(s|m|h|d)|\d{4}-\d{2}-\d{2}T.+)$/, { message: 'Use "+30s", "+5m", "+2h", "+1d" or an ISO time.' });
 
 const Merchant = NewMerchantSchema.extend({
-  api_key: z.string().min(16).max(100).optional(),
-  api_secret: z.string().min(16).max(100).optional(),
-  webhook_secret: z.string().min(16).max(100).optional(),
+  api_key: secret.optional(),
+  api_secret: secret.optional(),
+  webhook_secret: secret.optional(),
   /**
    * A receiver that answers 500 to the first `fail_first` deliveries, then 200: with `run`, a real local
    * receiver whose deliveries `expect_webhook` checks; elsewhere, the sandbox's built-in capture.
@@ -44,11 +44,11 @@ const VirtualAccount = z
     customer_type: z.enum(["individual", "business"]).default("individual"),
     email,
     reference: z.string().min(1).max(100),
-    first_name: z.string().min(1).optional(),
-    last_name: z.string().min(1).optional(),
+    first_name: z.string().min(1).max(100).optional(),
+    last_name: z.string().min(1).max(100).optional(),
     bvn: z.string().regex(/^\d{11}$/).optional(),
     nin: z.string().regex(/^\d{11}$/).optional(),
-    business_name: z.string().min(1).optional(),
+    business_name: z.string().min(1).max(200).optional(),
     cac_number: z.string().regex(/^(RC|BN)\d+$/i).optional(),
   })
   .strict();
