@@ -10,7 +10,7 @@ import { createApp } from "./app.js";
 import { quotasOf, type Settings } from "./config.js";
 import { createRuntime, type Runtime } from "./engine/runtime.js";
 import { loadScenario, parseScenario, readScenarioText } from "./scenarios/load.js";
-import { FileStore } from "./store/file-store.js";
+import { FileStore, type StoreIO } from "./store/file-store.js";
 import { loadCatalog, loadDemoMerchants, type FixtureMerchant } from "./store/fixtures.js";
 import { Registry } from "./store/registry.js";
 import type { Snapshot } from "./store/snapshot.js";
@@ -38,9 +38,9 @@ export interface ScenarioMerchant {
   changed: boolean;
 }
 
-export function buildRegistry(settings: Pick<Settings, "seed" | "fixtures">, wall?: () => number) {
+export function buildRegistry(settings: Pick<Settings, "seed" | "fixtures"> & { maxMerchants?: number }, wall?: () => number) {
   const catalog = loadCatalog(settings.fixtures);
-  const registry = new Registry({ catalog, seed: settings.seed, wall });
+  const registry = new Registry({ catalog, seed: settings.seed, wall, maxMerchants: settings.maxMerchants });
   const demo = loadDemoMerchants(settings.fixtures);
   addDemoMerchants(registry, demo);
   return { registry, demo };
@@ -63,18 +63,8 @@ const STOP_GRACE_MS = 2_000;
 
 export async function startServer(settings: Settings): Promise<RunningSandbox> {
   const registry = new Registry({ catalog: loadCatalog(settings.fixtures), seed: settings.seed, maxMerchants: settings.max_merchants });
-  // A failed save is undone: the merchant goes back to its last good file (or out, if it had none).
-  let runtime: Runtime | undefined;
-  const revert = (t: Tenant, saved: Snapshot | null) => {
-    if (saved) {
-      registry.reload(t, saved);
-      runtime?.driver.arm(t);
-    } else {
-      registry.remove(t);
-      runtime?.driver.stop(t);
-    }
-  };
-  const store = settings.data ? new FileStore(settings.data, { revert }) : undefined;
+  const data = settings.data ? openDataStore(settings.data, registry) : undefined;
+  const store = data?.store;
   const restored = store ? await store.loadAll() : [];
   for (const snapshot of restored) registry.restore(snapshot);
 
@@ -84,7 +74,8 @@ export async function startServer(settings: Settings): Promise<RunningSandbox> {
   const persist = store ? (t: Tenant) => store.persist(t) : undefined;
   if (persist) await Promise.all([...created, ...scenarioMerchants.filter((s) => !s.restored).map((s) => s.tenant)].map(persist));
 
-  runtime = createRuntime({ persist, shared: settings.shared });
+  const runtime = createRuntime({ persist, shared: settings.shared });
+  data?.attach(runtime);
   const app = createApp({
     registry,
     runtime,
@@ -107,7 +98,6 @@ export async function startServer(settings: Settings): Promise<RunningSandbox> {
   });
   const { port } = server.address() as AddressInfo;
   const host = settings.host.includes(":") ? `[${settings.host}]` : settings.host;
-  const running = runtime;
   return {
     url: `http://${host === "0.0.0.0" ? "127.0.0.1" : host}:${port}`,
     registry,
@@ -116,7 +106,7 @@ export async function startServer(settings: Settings): Promise<RunningSandbox> {
     restored: restored.length,
     store,
     close: async () => {
-      running.stop(); // wake-ups disarmed; webhook requests in flight end now, and their advances with them
+      runtime.stop(); // wake-ups disarmed; webhook requests in flight end now, and their advances with them
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       // Keep-alive sockets and clients that never finish must not hold the stop open.
       const cut = setTimeout(() => (server as { closeAllConnections?: () => void }).closeAllConnections?.(), STOP_GRACE_MS);
@@ -125,6 +115,25 @@ export async function startServer(settings: Settings): Promise<RunningSandbox> {
       await store?.flush();
     },
   };
+}
+
+/**
+ * The `--data` store of a registry. A failed save is undone: the merchant goes back to its last good
+ * file (its realtime wake-up re-armed), or out of the registry if it never had one. `attach` gives it
+ * the runtime once that exists (the runtime saves through the store).
+ */
+export function openDataStore(dir: string, registry: Registry, io?: StoreIO) {
+  let runtime: Runtime | undefined;
+  const revert = (t: Tenant, saved: Snapshot | null) => {
+    if (saved) {
+      registry.reload(t, saved);
+      runtime?.driver.arm(t);
+    } else {
+      registry.remove(t);
+      runtime?.driver.stop(t);
+    }
+  };
+  return { store: new FileStore(dir, { io, revert }), attach: (r: Runtime) => void (runtime = r) };
 }
 
 /**

@@ -4,7 +4,7 @@
  * with a chosen client IP (as the node server would give it from the socket).
  */
 import { expect } from "vitest";
-import { createApp, type App } from "../src/app.js";
+import { createApp, type App, type AppOptions } from "../src/app.js";
 import { parseSettings } from "../src/config.js";
 import { buildRegistry, startServer, type RunningSandbox } from "../src/server.js";
 import type { Registry } from "../src/store/registry.js";
@@ -44,18 +44,25 @@ export interface Harness {
   /** The wall clock every realtime clock reads; tests move it by hand. */
   wall: { now: number };
   call(method: string, path: string, opts?: CallOptions): Promise<Reply>;
-  /** Creates a merchant through POST /sandbox/v1/merchants (manual clock at START unless given). */
-  merchant(settings?: Record<string, unknown>): Promise<Merchant>;
+  /** Creates a merchant through POST /sandbox/v1/merchants (manual clock at START unless given), from `ip`. */
+  merchant(settings?: Record<string, unknown>, opts?: { ip?: string }): Promise<Merchant>;
   /** The demo merchant of fixtures/merchants.json. */
   demo(): Merchant;
 }
 
-export function harness(
-  options: { trustProxy?: boolean; publicUrl?: string; seed?: string; /** real Date.now for realtime-timer tests */ realWall?: boolean } = {},
-): Harness {
+export interface HarnessOptions extends Partial<AppOptions> {
+  /** Without one, the harness builds a registry with the demo merchant (and `seed`, `maxMerchants`). */
+  seed?: string;
+  /** Real Date.now for realtime-timer tests. */
+  realWall?: boolean;
+  maxMerchants?: number;
+}
+
+export function harness(options: HarnessOptions = {}): Harness {
+  const { seed, realWall, maxMerchants, ...appOptions } = options;
   const wall = { now: START };
-  const { registry } = buildRegistry({ seed: options.seed }, options.realWall ? Date.now : () => wall.now);
-  const app = createApp({ registry, trustProxy: options.trustProxy, publicUrl: options.publicUrl });
+  const registry = options.registry ?? buildRegistry({ seed, maxMerchants }, realWall ? Date.now : () => wall.now).registry;
+  const app = createApp({ ...appOptions, registry });
 
   async function call(method: string, path: string, opts: CallOptions = {}): Promise<Reply> {
     const headers: Record<string, string> = { ...(opts.headers ?? {}) };
@@ -99,9 +106,10 @@ export function harness(
     registry,
     wall,
     call,
-    async merchant(settings = {}) {
+    async merchant(settings = {}, opts = {}) {
       const res = await call("POST", "/sandbox/v1/merchants", {
         body: { clock: { now: new Date(START).toISOString() }, ...settings },
+        ip: opts.ip,
       });
       expect(res.status, JSON.stringify(res.body)).toBe(201);
       return asMerchant(registry.get(res.body.data.merchant_id)!);

@@ -9,7 +9,7 @@
  * requests answer 503, and a client that retries does not pay twice). `health()` says the store is
  * failing until a write succeeds again.
  */
-import { mkdir, readdir, readFile, rm, writeFile } from "node:fs/promises";
+import { mkdir, readdir, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { TextFile } from "lowdb/node";
 import type { Tenant } from "./tenant.js";

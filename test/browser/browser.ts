@@ -4,6 +4,9 @@
  */
 import { existsSync, mkdirSync } from "node:fs";
 import { chromium, type Browser, type Page } from "playwright-core";
+import { afterAll, beforeAll } from "vitest";
+import { parseSettings } from "../../src/config.js";
+import { startServer, type RunningSandbox } from "../../src/server.js";
 
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 export const HAVE_CHROMIUM = existsSync(CHROMIUM);
@@ -38,4 +41,24 @@ export async function watchCsp(page: Page): Promise<string[]> {
     if (m.type() === "error" && /Content Security Policy/i.test(m.text())) violations.push(`console: ${m.text()}`);
   });
   return violations;
+}
+
+/**
+ * A real server (the CLI's defaults, port 0) and a chromium for one test file: started before its
+ * tests, stopped after. Read `.sandbox` and `.browser` inside tests.
+ */
+export function useBrowserSandbox(): { readonly sandbox: RunningSandbox; readonly browser: Browser } {
+  const ctx = {} as { sandbox: RunningSandbox; browser: Browser };
+  beforeAll(async () => {
+    if (SKIP_BROWSER) return;
+    const parsed = parseSettings(["--port", "0"], {});
+    if ("error" in parsed) throw new Error(parsed.error);
+    ctx.sandbox = await startServer(parsed.settings);
+    ctx.browser = await launch();
+  }, 60_000);
+  afterAll(async () => {
+    await ctx.browser?.close();
+    await ctx.sandbox?.close();
+  });
+  return ctx;
 }

@@ -3,41 +3,26 @@
  * and still works: its nonce'd script runs, its nonce'd stylesheet applies, and no style attribute
  * is left for the policy to block.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Browser, Page } from "playwright-core";
-import { parseSettings } from "../../src/config.js";
-import { startServer, type RunningSandbox } from "../../src/server.js";
-import { launch, SKIP_BROWSER, watchCsp } from "./browser.js";
+import { describe, expect, it } from "vitest";
+import type { Page } from "playwright-core";
+import { SKIP_BROWSER, useBrowserSandbox, watchCsp } from "./browser.js";
 
-let browser: Browser;
-let sandbox: RunningSandbox;
-
-beforeAll(async () => {
-  if (SKIP_BROWSER) return;
-  const parsed = parseSettings(["--port", "0"], {});
-  if ("error" in parsed) throw new Error(parsed.error);
-  sandbox = await startServer(parsed.settings);
-  browser = await launch();
-}, 60_000);
-afterAll(async () => {
-  await browser?.close();
-  await sandbox?.close();
-});
+const ctx = useBrowserSandbox();
 
 async function merchant() {
-  const res = await fetch(`${sandbox.url}/sandbox/v1/merchants`, { method: "POST", headers: { "content-type": "application/json" }, body: "{}" });
+  const res = await fetch(`${ctx.sandbox.url}/sandbox/v1/merchants`, { method: "POST", headers: { "content-type": "application/json" }, body: "{}" });
   const { data } = (await res.json()) as any;
   const headers = { "x-api-key": data.api_key as string, "x-api-secret": data.api_secret as string, "content-type": "application/json" };
   const api = async (method: string, path: string, body?: unknown) =>
-    (await (await fetch(`${sandbox.url}${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) })).json()) as any;
+    (await (await fetch(`${ctx.sandbox.url}${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) })).json()) as any;
   return { data, api };
 }
 
 /** Opens a page with CSP reporting on; checks the policy came with it. */
 async function open(path: string, width = 390): Promise<{ page: Page; violations: string[]; status: number }> {
-  const page = await browser.newPage({ viewport: { width, height: 900 } });
+  const page = await ctx.browser.newPage({ viewport: { width, height: 900 } });
   const violations = await watchCsp(page);
-  const res = await page.goto(`${sandbox.url}${path}`);
+  const res = await page.goto(`${ctx.sandbox.url}${path}`);
   expect(res!.headers()["content-security-policy"]).toMatch(/script-src 'self' 'nonce-/);
   return { page, violations, status: res!.status() };
 }
@@ -50,13 +35,13 @@ const BG = "rgb(244, 246, 248)";
 describe.skipIf(SKIP_BROWSER)("pages under their Content-Security-Policy", () => {
   it("payment page: pending, paid, and paid on reload", async () => {
     const m = await merchant();
-    const link = await m.api("POST", "/api/v1/checkout/create", { amount: 2500, redirect_url: `${sandbox.url}/health` });
+    const link = await m.api("POST", "/api/v1/checkout/create", { amount: 2500, redirect_url: `${ctx.sandbox.url}/health` });
     const { page, violations } = await open(`/pay/${link.reference}`);
     await expect.poll(() => page.locator("#countdown").textContent()).toBe("30:00");
     expect(await style(page, "body", "background-color")).toBe(BG);
     await page.getByRole("button", { name: "Simulate bank transfer" }).click();
     await expect.poll(() => page.locator("#status").textContent()).toBe("Paid");
-    await page.waitForURL(`${sandbox.url}/health`, { timeout: 10_000 });
+    await page.waitForURL(`${ctx.sandbox.url}/health`, { timeout: 10_000 });
     expect(violations).toEqual([]);
     await page.close();
 

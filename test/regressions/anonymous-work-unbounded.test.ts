@@ -8,47 +8,27 @@
  * rules, 32 levels of JSON nesting (422), and --shared hides the merchant count on /health.
  */
 import { afterEach, describe, expect, it } from "vitest";
-import { createApp, type App, type AppOptions } from "../../src/app.js";
+import type { AppOptions } from "../../src/app.js";
 import { loadCatalog } from "../../src/store/fixtures.js";
 import { Registry } from "../../src/store/registry.js";
-import { checkResponse } from "../openapi-check.js";
-import { expectError, startFromArgs, stopServers, type CallOptions, type Reply } from "../helpers.js";
+import { expectError, harness, startFromArgs, stopServers, type CallOptions, type Reply } from "../helpers.js";
 
 afterEach(stopServers);
 
 const catalog = loadCatalog();
 
-/** An app of its own (the harness takes no quotas or merchant cap), called as the node server would be. */
+/** A sandbox without the demo merchant (counts start at 0), with the given quotas, cap and app options. */
 function sandbox(options: Partial<AppOptions> & { maxMerchants?: number } = {}) {
   const { maxMerchants, ...appOptions } = options;
-  const registry = new Registry({ catalog, maxMerchants });
-  const app: App = createApp({ registry, ...appOptions });
-  const call = async (method: string, path: string, opts: CallOptions = {}): Promise<Reply> => {
-    const headers: Record<string, string> = { ...(opts.headers ?? {}) };
-    let body: string | undefined = opts.raw;
-    if (opts.body !== undefined) {
-      body = JSON.stringify(opts.body);
-      headers["content-type"] ??= "application/json";
-    }
-    const res = await app.request(path, { method, headers, body }, { incoming: { socket: { remoteAddress: opts.ip ?? "127.0.0.1" } } });
-    const text = await res.text();
-    let parsed: unknown = text;
-    try {
-      parsed = JSON.parse(text);
-    } catch {
-      // not JSON
-    }
-    expect(checkResponse(method, path, res.status, parsed), "every response must match the OpenAPI document").toBeUndefined();
-    return { status: res.status, body: parsed, headers: res.headers };
-  };
+  const h = harness({ ...appOptions, registry: new Registry({ catalog, maxMerchants }) });
   const signUp = async (ip = "127.0.0.1", settings: Record<string, unknown> = {}) => {
-    const res = await call("POST", "/sandbox/v1/merchants", { body: settings, ip });
+    const res = await h.call("POST", "/sandbox/v1/merchants", { body: settings, ip });
     expect(res.status, JSON.stringify(res.body)).toBe(201);
     const { api_key, api_secret, merchant_id } = res.body.data;
     const keys = { "x-api-key": api_key as string, "x-api-secret": api_secret as string };
-    return { id: merchant_id as string, keys, call: (method: string, path: string, opts: CallOptions = {}) => call(method, path, { ...opts, headers: { ...keys, ...opts.headers } }) };
+    return { id: merchant_id as string, keys, call: (method: string, path: string, opts: CallOptions = {}) => h.call(method, path, { ...opts, headers: { ...keys, ...opts.headers } }) };
   };
-  return { app, registry, call, signUp };
+  return { app: h.app, registry: h.registry, call: h.call, signUp };
 }
 
 const scenario = (merchants: number, extra: Record<string, unknown> = {}) => ({

@@ -13,12 +13,13 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { createApp } from "../../src/app.js";
-import { createRuntime, type Runtime } from "../../src/engine/runtime.js";
+import { createRuntime } from "../../src/engine/runtime.js";
 import { makeNuban } from "../../src/domain/nuban.js";
-import { FileStore, type StoreIO } from "../../src/store/file-store.js";
+import type { StoreIO } from "../../src/store/file-store.js";
+import type { Snapshot } from "../../src/store/snapshot.js";
+import { openDataStore } from "../../src/server.js";
 import { loadCatalog } from "../../src/store/fixtures.js";
 import { Registry } from "../../src/store/registry.js";
-import type { Snapshot } from "../../src/store/snapshot.js";
 import type { Tenant } from "../../src/store/tenant.js";
 import { checkResponse } from "../openapi-check.js";
 import { startReceiver, type Receiver } from "../receiver.js";
@@ -80,17 +81,7 @@ async function sandbox() {
   // The store logs each failed write (expected here); kept out of the output, and checked.
   const logged = vi.spyOn(console, "error").mockImplementation(() => undefined);
   const registry = new Registry({ catalog: loadCatalog() });
-  let runtime: Runtime | undefined;
-  const revert = (t: Tenant, saved: Snapshot | null) => {
-    if (saved) {
-      registry.reload(t, saved);
-      runtime?.driver.arm(t);
-    } else {
-      registry.remove(t);
-      runtime?.driver.stop(t);
-    }
-  };
-  const store = new FileStore(dir, { io, revert });
+  const { store, attach } = openDataStore(dir, registry, io);
   // Counts the saves asked for, so a test can wait until concurrent requests have all joined a write.
   let persists = 0;
   let persistWaiter: { count: number; wake: () => void } | null = null;
@@ -99,10 +90,10 @@ async function sandbox() {
     if (persistWaiter && persists >= persistWaiter.count) persistWaiter.wake();
     return store.persist(t);
   };
-  runtime = createRuntime({ persist });
-  const running = runtime;
+  const runtime = createRuntime({ persist });
+  attach(runtime);
   cleanups.push(async () => {
-    running.stop();
+    runtime.stop();
     await store.flush();
   });
   const app = createApp({ registry, runtime, persist, store });

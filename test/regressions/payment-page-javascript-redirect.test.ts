@@ -4,12 +4,9 @@
  * origin, where the dashboard keeps API keys. The pages must not rely on the entry paths: the server
  * drops a non-http(s) redirect_url, the page's script refuses one, and the CSP runs only nonce'd script.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Browser } from "playwright-core";
-import { parseSettings } from "../../src/config.js";
-import { startServer, type RunningSandbox } from "../../src/server.js";
+import { describe, expect, it } from "vitest";
 import type { Tenant } from "../../src/store/tenant.js";
-import { launch, SKIP_BROWSER, watchCsp } from "../browser/browser.js";
+import { SKIP_BROWSER, useBrowserSandbox, watchCsp } from "../browser/browser.js";
 import { harness } from "../helpers.js";
 
 const EVIL = "javascript:alert(document.domain)";
@@ -56,37 +53,26 @@ describe("a javascript: redirect_url planted in a merchant's state", () => {
 });
 
 describe.skipIf(SKIP_BROWSER)("paying a link with a javascript: redirect_url in chromium", () => {
-  let browser: Browser;
-  let sandbox: RunningSandbox;
-  beforeAll(async () => {
-    const parsed = parseSettings(["--port", "0"], {});
-    if ("error" in parsed) throw new Error(parsed.error);
-    sandbox = await startServer(parsed.settings);
-    browser = await launch();
-  }, 60_000);
-  afterAll(async () => {
-    await browser?.close();
-    await sandbox?.close();
-  });
+  const ctx = useBrowserSandbox();
 
   async function plantedLink(): Promise<string> {
-    const res = await fetch(`${sandbox.url}/sandbox/v1/merchants`, { method: "POST", headers: { "content-type": "application/json" }, body: "{}" });
+    const res = await fetch(`${ctx.sandbox.url}/sandbox/v1/merchants`, { method: "POST", headers: { "content-type": "application/json" }, body: "{}" });
     const { data } = (await res.json()) as { data: { merchant_id: string; api_key: string; api_secret: string } };
     const link = (await (
-      await fetch(`${sandbox.url}/api/v1/checkout/create`, {
+      await fetch(`${ctx.sandbox.url}/api/v1/checkout/create`, {
         method: "POST",
         headers: { "x-api-key": data.api_key, "x-api-secret": data.api_secret, "content-type": "application/json" },
         body: JSON.stringify({ amount: 900, redirect_url: "https://shop.example.com/done" }),
       })
     ).json()) as { reference: string };
-    const tenant: Tenant = sandbox.registry.get(data.merchant_id)!;
+    const tenant: Tenant = ctx.sandbox.registry.get(data.merchant_id)!;
     tenant.state.checkouts.get(link.reference)!.redirect_url = EVIL;
-    return `${sandbox.url}/pay/${link.reference}`;
+    return `${ctx.sandbox.url}/pay/${link.reference}`;
   }
 
   /** Pays on the page, waits past the 2 s redirect delay, and returns what happened. */
   async function payAndWait(url: string, tamper: boolean) {
-    const page = await browser.newPage();
+    const page = await ctx.browser.newPage();
     const violations = await watchCsp(page);
     const dialogs: string[] = [];
     page.on("dialog", (d) => {

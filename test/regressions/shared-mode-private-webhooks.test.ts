@@ -11,12 +11,9 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { createApp } from "../../src/app.js";
 import { createRuntime, type Runtime } from "../../src/engine/runtime.js";
-import { buildRegistry } from "../../src/server.js";
-import { checkResponse } from "../openapi-check.js";
 import { startReceiver, type Receiver } from "../receiver.js";
-import { expectError, startFromArgs, stopServers, START, type CallOptions, type Reply } from "../helpers.js";
+import { expectError, harness, startFromArgs, stopServers, type Merchant } from "../helpers.js";
 
 const cleanups: Array<() => unknown> = [];
 afterEach(async () => {
@@ -32,35 +29,14 @@ async function receiver(): Promise<Receiver> {
 }
 
 /** A sandbox in (or out of) shared mode: its runtime refuses private targets at delivery, its app when they are set. */
+/** A sandbox in (or out of) shared mode: its runtime refuses private targets at delivery, its app when they are set. */
 function sandbox(shared: boolean) {
-  const { registry } = buildRegistry({}, () => START);
   const runtime: Runtime = createRuntime({ shared });
   cleanups.push(() => runtime.stop());
-  const app = createApp({ registry, runtime, shared });
-  const call = async (method: string, path: string, opts: CallOptions = {}): Promise<Reply> => {
-    const headers: Record<string, string> = { ...(opts.headers ?? {}) };
-    const body = opts.body === undefined ? opts.raw : JSON.stringify(opts.body);
-    if (opts.body !== undefined) headers["content-type"] ??= "application/json";
-    const res = await app.request(path, { method, headers, body }, { incoming: { socket: { remoteAddress: opts.ip ?? "203.0.113.9" } } });
-    const text = await res.text();
-    let parsed: unknown = text;
-    try {
-      parsed = JSON.parse(text);
-    } catch {
-      // not JSON
-    }
-    expect(checkResponse(method, path, res.status, parsed), "every response must match the OpenAPI document").toBeUndefined();
-    return { status: res.status, body: parsed, headers: res.headers };
-  };
-  const signUp = async (settings: Record<string, unknown> = {}) => {
-    const res = await call("POST", "/sandbox/v1/merchants", { body: { clock: { now: new Date(START).toISOString() }, ...settings } });
-    expect(res.status, JSON.stringify(res.body)).toBe(201);
-    const keys = { "x-api-key": res.body.data.api_key as string, "x-api-secret": res.body.data.api_secret as string };
-    return { id: res.body.data.merchant_id as string, call: (method: string, path: string, opts: CallOptions = {}) => call(method, path, { ...opts, headers: { ...keys, ...opts.headers } }) };
-  };
-  return { registry, call, signUp };
+  const h = harness({ runtime, shared });
+  return { registry: h.registry, call: h.call, signUp: (settings: Record<string, unknown> = {}) => h.merchant(settings) };
 }
-type Client = Awaited<ReturnType<ReturnType<typeof sandbox>["signUp"]>>;
+type Client = Merchant;
 
 /** An event whose first attempt starts now (a transfer into a virtual account), then wait for the attempt. */
 async function paymentReceived(m: Client) {
