@@ -25,7 +25,7 @@ import { validationHook } from "./http/validation.js";
 import { checkoutPages } from "./pages/checkout-routes.js";
 import { dashboardRoutes } from "./pages/dashboard.js";
 import { docsRoutes } from "./pages/docs.js";
-import { createRuntime, type Runtime } from "./engine/runtime.js";
+import { createRuntime, type Runtime } from "./runtime.js";
 import { clockRoutes } from "./sandbox/clock.js";
 import { leverRoutes } from "./sandbox/levers.js";
 import { lifecycleRoutes } from "./sandbox/lifecycle.js";
@@ -34,8 +34,8 @@ import { scenarioRoutes } from "./sandbox/scenarios.js";
 import { snapshotRoutes } from "./sandbox/snapshot.js";
 import { webhookRoutes } from "./sandbox/webhooks.js";
 import { merchantRoutes } from "./sandbox/merchants.js";
-import type { Registry } from "./store/registry.js";
-import type { Tenant } from "./store/tenant.js";
+import type { Registry } from "./engine/registry.js";
+import type { Tenant } from "./engine/tenant.js";
 
 export interface AppOptions {
   registry: Registry;
@@ -50,7 +50,7 @@ export interface AppOptions {
   /** With `--data`: saves a merchant; a mutating response is sent only once this has resolved. */
   persist?: (tenant: Tenant) => Promise<void>;
   /** With `--data`: the store, for /health and for deleting a merchant's file. */
-  store?: { health(): { ok: boolean }; remove(tenant: Tenant): Promise<void> };
+  store?: { health(): { ok: boolean }; remove(merchantId: string): Promise<void> };
   /** Shared mode: private webhook targets refused, /health without counts. */
   shared?: boolean;
   /** Anonymous work per client IP per minute (0 = no quota). */

@@ -5,7 +5,7 @@ import { LISTEN_USAGE, listen, parseListenArgs } from "./cli/listen.js";
 import { readFileSync } from "node:fs";
 import { parseSettings, settingsHelp } from "./config.js";
 import { readScenarioFile } from "./scenarios/load.js";
-import { formatReport, runScenario } from "./scenarios/runner.js";
+import { formatReport, runScenario } from "./cli/run-scenario.js";
 import { startServer } from "./server.js";
 
 const USAGE = `merchant-sandbox: a high-fidelity sandbox of the Merchant Payments Service

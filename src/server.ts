@@ -8,13 +8,13 @@ import type { AddressInfo } from "node:net";
 import { resolve } from "node:path";
 import { createApp } from "./app.js";
 import { quotasOf, type Settings } from "./config.js";
-import { createRuntime, type Runtime } from "./engine/runtime.js";
+import { createRuntime, type Runtime } from "./runtime.js";
 import { loadScenario, parseScenario, readScenarioText } from "./scenarios/load.js";
 import { FileStore, type StoreIO } from "./store/file-store.js";
 import { loadCatalog, loadDemoMerchants, type FixtureMerchant } from "./store/fixtures.js";
-import { Registry } from "./store/registry.js";
-import type { Snapshot } from "./store/snapshot.js";
-import type { Tenant } from "./store/tenant.js";
+import { Registry } from "./engine/registry.js";
+import type { Snapshot } from "./domain/snapshot.js";
+import { snapshotOf, type Tenant } from "./engine/tenant.js";
 
 export interface RunningSandbox {
   url: string;
@@ -71,7 +71,7 @@ export async function startServer(settings: Settings): Promise<RunningSandbox> {
   const demo = loadDemoMerchants(settings.fixtures);
   const created = addDemoMerchants(registry, demo);
   const scenarioMerchants = settings.scenario.flatMap((file) => scenarioMerchantsOf(registry, file));
-  const persist = store ? (t: Tenant) => store.persist(t) : undefined;
+  const persist = store ? (t: Tenant) => store.persist(t.id, () => snapshotOf(t)) : undefined;
   if (persist) await Promise.all([...created, ...scenarioMerchants.filter((s) => !s.restored).map((s) => s.tenant)].map(persist));
 
   const runtime = createRuntime({ persist, shared: settings.shared });
@@ -124,7 +124,9 @@ export async function startServer(settings: Settings): Promise<RunningSandbox> {
  */
 export function openDataStore(dir: string, registry: Registry, io?: StoreIO) {
   let runtime: Runtime | undefined;
-  const revert = (t: Tenant, saved: Snapshot | null) => {
+  const revert = (merchantId: string, saved: Snapshot | null) => {
+    const t = registry.get(merchantId);
+    if (!t) return;
     if (saved) {
       registry.reload(t, saved);
       runtime?.driver.arm(t);

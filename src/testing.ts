@@ -6,7 +6,7 @@
 import { serve, type ServerType } from "@hono/node-server";
 import type { AddressInfo } from "node:net";
 import { createApp } from "./app.js";
-import { createRuntime } from "./engine/runtime.js";
+import { createRuntime } from "./runtime.js";
 import type { NewMerchantInput } from "./domain/merchant-settings.js";
 import { buildRegistry } from "./server.js";
 import { startWebhookReceiver } from "./webhooks/receiver.js";

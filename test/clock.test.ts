@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { schedule, popDue } from "../src/domain/timers.js";
-import { contextOf } from "../src/store/tenant.js";
+import { contextOf } from "../src/engine/tenant.js";
 import { emptyState } from "../src/domain/state.js";
 import { expectError, harness, makeNuban, START, type Merchant } from "./helpers.js";
 

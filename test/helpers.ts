@@ -7,8 +7,8 @@ import { expect } from "vitest";
 import { createApp, type App, type AppOptions } from "../src/app.js";
 import { parseSettings } from "../src/config.js";
 import { buildRegistry, startServer, type RunningSandbox } from "../src/server.js";
-import type { Registry } from "../src/store/registry.js";
-import type { Tenant } from "../src/store/tenant.js";
+import type { Registry } from "../src/engine/registry.js";
+import type { Tenant } from "../src/engine/tenant.js";
 import { checkResponse } from "./openapi-check.js";
 
 export const START = Date.parse("2026-03-02T09:00:00.000Z");

@@ -3,7 +3,7 @@ import { promisify } from "node:util";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { afterEach, describe, expect, it } from "vitest";
 import { Validator } from "@seriousme/openapi-schema-validator";
-import { generateTypes } from "merchant-sandbox-openapi-client-tools";
+import { generateTypes } from "merchant-sandbox-ts5-tools";
 import { parseSettings } from "../src/config.js";
 import { startServer, type RunningSandbox } from "../src/server.js";
 import { harness } from "./helpers.js";

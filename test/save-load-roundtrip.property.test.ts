@@ -24,8 +24,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MAX_CLOCK } from "../src/domain/bounds.js";
 import { OUTCOMES } from "../src/domain/records.js";
 import { FileStore } from "../src/store/file-store.js";
-import { fromSnapshot, parseSnapshot, toSnapshot } from "../src/store/snapshot.js";
-import type { Tenant } from "../src/store/tenant.js";
+import { fromSnapshot, parseSnapshot, toSnapshot } from "../src/domain/snapshot.js";
+import { snapshotOf, type Tenant } from "../src/engine/tenant.js";
 import { harness, makeNuban, START, type Harness, type Merchant, type Reply } from "./helpers.js";
 import { startReceiver, type Receiver } from "./receiver.js";
 
@@ -474,7 +474,7 @@ async function expectRoundTrip(w: World, tenant: Tenant, dir: string): Promise<v
   expect(JSON.parse(JSON.stringify(toSnapshot(config, clock, state))), "fromSnapshot + toSnapshot").toEqual(doc);
 
   const store = new FileStore(dir, { revert: () => undefined });
-  await store.persist(tenant);
+  await store.persist(tenant.id, () => snapshotOf(tenant));
   const loaded = (await store.loadAll()).find((snap) => snap.merchant.merchant_id === tenant.id);
   expect(loaded, "the merchant's file loads").toBeDefined();
   expect(JSON.parse(JSON.stringify(loaded)), "persist then loadAll").toEqual(doc);

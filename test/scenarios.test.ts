@@ -11,10 +11,10 @@ import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { loadScenario, parseScenario, readScenarioFile, ScenarioError } from "../src/scenarios/load.js";
-import { formatReport, runScenario, type ScenarioReport } from "../src/scenarios/runner.js";
+import { formatReport, runScenario, type ScenarioReport } from "../src/cli/run-scenario.js";
 import type { Scenario } from "../src/scenarios/schema.js";
 import { loadCatalog } from "../src/store/fixtures.js";
-import { Registry } from "../src/store/registry.js";
+import { Registry } from "../src/engine/registry.js";
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 const SCENARIOS = join(ROOT, "scenarios");

@@ -4,7 +4,7 @@
  * made now or restored from `--data`), with a note when a scenario file changed since.
  */
 import type { RunningSandbox } from "../server.js";
-import type { Tenant } from "../store/tenant.js";
+import type { Tenant } from "../engine/tenant.js";
 
 export function startBanner(sandbox: RunningSandbox, data: string | undefined): string {
   const lines = [

@@ -13,6 +13,7 @@ import { toMajor, type Minor } from "./money.js";
 import { cardFundFails, planKyc } from "./outcomes.js";
 import { makePan, maskPan, type CardBrand } from "./pan.js";
 import { cancelTimers, schedule } from "./timers.js";
+import { z } from "./zod.js";
 
 export interface CardholderRequest {
   first_name: string;
@@ -286,3 +287,32 @@ export function cardTransactionView(t: CardTransaction) {
     created_at: iso(t.created_at),
   };
 }
+
+/** The cardholder as the API and the control API answer with it (top level, cardholderView). */
+export const CardholderResponse = z
+  .object({
+    success: z.literal(true),
+    cardholder_id: z.number().int(),
+    full_name: z.string(),
+    email: z.string(),
+    phone: z.string().nullable(),
+    kyc_status: z.enum(["PENDING", "APPROVED"]),
+  })
+  .openapi("Cardholder");
+
+/** A card transaction as the API and the control API answer with it (cardTransactionView). */
+export const CardTransactionResponse = z
+  .object({
+    transaction_id: z.string(),
+    card_id: z.number().int(),
+    type: z.enum(["funding", "unload", "spend"]),
+    status: z.enum(["success", "declined"]),
+    amount: z.number(),
+    currency: z.literal("USD"),
+    balance_after: z.number(),
+    description: z.string(),
+    merchant_name: z.string().nullable(),
+    decline_reason: z.string().nullable(),
+    created_at: z.string(),
+  })
+  .openapi("CardTransaction");

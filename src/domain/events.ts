@@ -1,102 +1,18 @@
 /**
- * Events the merchant's webhook is told about: their payload schemas (one per event type: what every
- * delivery's `data` holds), the event record, and the functions that emit them. Events are stored
+ * Events the merchant's webhook is told about: the functions that emit them (their records and
+ * payload schemas are in event-records.ts) and the views the control API and dashboard show. Events are stored
  * first, so they are logged even when no URL is set, and queued in the outbox for the dispatcher.
  * Names and payloads of the events the spec leaves "not shown" follow `payment.received`: an `event`
  * name, and a `data` object with the object's fields, its `transaction_id` and a `status`.
  */
-import { MAX_AMOUNT, MAX_NARRATION } from "./bounds.js";
 import { iso, isoOrNull, type DomainContext } from "./context.js";
-import { PAYOUT_FEE_CAP, toMajor } from "./money.js";
-import { EVENT_STATUSES, timestamp, type Checkout, type Payout, type VaPayment } from "./records.js";
+import { EVENT_PAYLOADS, type EventType, type WebhookEvent } from "./event-records.js";
+import { toMajor } from "./money.js";
+import type { Checkout, Payout, VaPayment, WebhookDelivery } from "./records.js";
 import type { TenantState } from "./state.js";
-import { z } from "./zod.js";
+import type { z } from "./zod.js";
 
-const money = z.number().min(0).max(MAX_AMOUNT);
-const text = z.string().max(200);
-const isoTime = z.iso.datetime();
-
-/** `payment.received`: exactly the spec's payload table. */
-export const PaymentReceivedData = z.object({
-  reference: z.string().max(MAX_NARRATION).describe("The payer's transfer narration, as the payer's bank sent it; not unique"),
-  amount: money,
-  currency: z.literal("NGN"),
-  virtual_account: z.string().describe("Receiving account number"),
-  payer_name: text,
-  payer_bank: text,
-  transaction_id: z.string().describe("The service's unique identifier; the same on every delivery of the event"),
-  status: z.literal("successful"),
-});
-
-export const CheckoutCompletedData = z.object({
-  reference: z.string(),
-  amount: money,
-  currency: z.literal("NGN"),
-  description: text.nullable(),
-  customer_email: z.string().max(254).nullable(),
-  customer_name: text.nullable(),
-  account_number: z.string(),
-  paid_at: isoTime.nullable(),
-  transaction_id: z.string(),
-  order_no: z.string(),
-  status: z.literal("successful"),
-});
-
-const payoutData = <S extends "completed" | "failed">(status: S) =>
-  z.object({
-    reference: z.string(),
-    amount: money,
-    fee: money,
-    total_deducted: z.number().min(0).max(MAX_AMOUNT + toMajor(PAYOUT_FEE_CAP)),
-    net_amount: money,
-    currency: z.literal("NGN"),
-    account: z.string().describe("**** followed by the last 4 digits"),
-    account_name: text,
-    bank_name: text,
-    narration: z.string().max(MAX_NARRATION).nullable(),
-    created_at: isoTime,
-    processed_at: isoTime.nullable(),
-    error: z.string().max(200).nullable(),
-    transaction_id: z.string(),
-    order_no: z.string(),
-    status: z.literal(status),
-  });
-export const PayoutCompletedData = payoutData("completed");
-export const PayoutFailedData = payoutData("failed");
-
-/** Every event type and the schema of its `data`. */
-export const EVENT_PAYLOADS = {
-  "payment.received": PaymentReceivedData,
-  "checkout.completed": CheckoutCompletedData,
-  "payout.completed": PayoutCompletedData,
-  "payout.failed": PayoutFailedData,
-} as const;
-export type EventType = keyof typeof EVENT_PAYLOADS;
-export const EVENT_TYPES = Object.keys(EVENT_PAYLOADS) as [EventType, ...EventType[]];
-
-const eventFields = {
-  id: z.string().min(1).max(100),
-  /** The object's transaction_id (order_no for payouts): the same on every delivery of the event. */
-  transaction_id: z.string().min(1).max(100),
-  created_at: timestamp,
-  status: z.enum(EVENT_STATUSES),
-  /** Attempts that reached (or tried to reach) the receiver, redeliveries and duplicates included. */
-  attempts: z.number().int().min(0).max(1_000_000),
-  /** Scheduled attempts made so far (initial + retries), which drives the retry schedule. */
-  scheduled_attempts: z.number().int().min(0).max(1_000_000),
-  next_attempt_at: timestamp.nullable(),
-  /** Why the sandbox could not deliver it, when the failure was its own (not the receiver's answer). */
-  error: z.string().max(1000).nullable().default(null),
-};
-
-/** An event of the merchant's, stored before any delivery is attempted: its `data` is typed by its `type`. */
-export const WebhookEventRecord = z.discriminatedUnion(
-  "type",
-  EVENT_TYPES.map((type) => z.object({ ...eventFields, type: z.literal(type), data: EVENT_PAYLOADS[type] })) as unknown as [
-    z.ZodObject<typeof eventFields & { type: z.ZodLiteral<EventType>; data: z.ZodType<Record<string, unknown>> }>,
-  ],
-);
-export type WebhookEvent = z.infer<typeof WebhookEventRecord>;
+export { EVENT_PAYLOADS, EVENT_TYPES, WebhookEventRecord, type EventType, type WebhookEvent } from "./event-records.js";
 
 export function emit<T extends EventType>(ctx: DomainContext, state: TenantState, type: T, transaction_id: string, data: z.infer<(typeof EVENT_PAYLOADS)[T]>): WebhookEvent {
   const event: WebhookEvent = {
@@ -169,3 +85,22 @@ export function payoutSettled(ctx: DomainContext, state: TenantState, p: Payout)
     ? emit(ctx, state, "payout.completed", p.order_no, { ...data, status: "completed" })
     : emit(ctx, state, "payout.failed", p.order_no, { ...data, status: "failed" });
 }
+
+/** An event and a delivery attempt as the control API and the dashboard show them. */
+export const eventView = (e: WebhookEvent) => ({
+  id: e.id,
+  type: e.type,
+  transaction_id: e.transaction_id,
+  status: e.status,
+  attempts: e.attempts,
+  next_attempt_at: isoOrNull(e.next_attempt_at),
+  error: e.error,
+  created_at: iso(e.created_at),
+  data: e.data,
+});
+
+export const deliveryView = (d: WebhookDelivery) => ({
+  ...d,
+  sent_at: iso(d.sent_at),
+  next_retry_at: isoOrNull(d.next_retry_at),
+});

@@ -89,6 +89,12 @@ export const usdNgnRate = z
 
 export const ClockSettingsRecord = z.object({ mode: z.enum(["manual", "realtime"]), speed: z.number().positive().max(100_000) });
 export type ClockMode = z.infer<typeof ClockSettingsRecord>["mode"];
+/** A clock's settings, with the sim time it shows (ms since 1970; defaults to the wall clock when absent). */
+export interface ClockSettings {
+  mode: ClockMode;
+  speed: number;
+  now?: number;
+}
 
 export const ScenarioOriginRecord = z.object({
   /** The file's absolute path, and the merchant's alias in it. */

@@ -3,7 +3,7 @@
  * listings their order) with the indexes the rules need. store/snapshot.ts turns it into plain data
  * and back.
  */
-import type { WebhookEvent } from "./events.js";
+import type { WebhookEvent } from "./event-records.js";
 import type {
   Card,
   CardTransaction,

@@ -11,6 +11,7 @@ import { paymentReceived } from "./events.js";
 import { post } from "./ledger.js";
 import { toMajor, type Minor } from "./money.js";
 import { makeNuban } from "./nuban.js";
+import { z } from "./zod.js";
 
 export type VirtualAccountRequest =
   | {
@@ -166,3 +167,18 @@ export function vaPaymentView(p: VaPayment) {
     created_at: iso(p.created_at),
   };
 }
+
+/** The transaction status record as the API and the control API answer with it (vaPaymentView). */
+export const TransactionStatus = z
+  .object({
+    reference: z.string(),
+    amount: z.number(),
+    currency: z.literal("NGN"),
+    status: z.enum(["pending", "processing", "success", "failed"]),
+    payer_name: z.string(),
+    payer_bank: z.string(),
+    virtual_account: z.string(),
+    transaction_id: z.string(),
+    created_at: z.string(),
+  })
+  .openapi("TransactionStatus");

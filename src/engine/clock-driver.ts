@@ -19,8 +19,17 @@ import { recordIncident } from "../domain/incidents.js";
 import type { Timer } from "../domain/records.js";
 import { fireTimer } from "../domain/timer-dispatch.js";
 import { nextTimer, popDue } from "../domain/timers.js";
-import { contextOf, type Tenant } from "../store/tenant.js";
-import type { WebhookDispatcher } from "../webhooks/dispatcher.js";
+import { contextOf, type Tenant } from "./tenant.js";
+
+/**
+ * What the clock needs from webhook delivery (the dispatcher, one layer up): start a merchant's new
+ * events, run a due attempt, wait for the attempts in flight. None of them ever rejects.
+ */
+export interface Deliveries {
+  drain(tenant: Tenant): Promise<void>;
+  onTimer(tenant: Tenant, timer: Timer): Promise<void>;
+  idle(tenant: Tenant): Promise<void>;
+}
 
 /** Guards against a timer that keeps rescheduling itself at the same instant. */
 const MAX_FIRED_PER_CALL = 5_000_000;
@@ -38,7 +47,7 @@ export class ClockDriver {
   private readonly queues = new Map<string, Promise<unknown>>();
 
   constructor(
-    private readonly dispatcher?: WebhookDispatcher,
+    private readonly dispatcher?: Deliveries,
     /** Makes the merchant's changes durable (with --data; resolves at once in memory); rejects when it cannot. */
     private readonly commit: (tenant: Tenant) => Promise<void> = async () => undefined,
   ) {}

@@ -6,16 +6,10 @@
  * read `now()` from here.
  */
 import { MAX_CLOCK } from "../domain/bounds.js";
-import type { ClockMode } from "../domain/records.js";
+import type { ClockMode, ClockSettings } from "../domain/records.js";
 
-export type { ClockMode };
+export type { ClockMode, ClockSettings };
 
-export interface ClockSettings {
-  mode: ClockMode;
-  speed: number;
-  /** Sim time to start from, ms since epoch; defaults to the wall clock. */
-  now?: number;
-}
 
 export class Clock {
   private mode: ClockMode;

@@ -6,7 +6,7 @@
 import { createHash, timingSafeEqual } from "node:crypto";
 import type { MiddlewareHandler } from "hono";
 import { admit, MINUTE } from "../domain/rate-limits.js";
-import type { Registry } from "../store/registry.js";
+import type { Registry } from "../engine/registry.js";
 import { resolveClientIp } from "./client-ip.js";
 import type { AppEnv } from "./env.js";
 import { ApiError } from "./errors.js";

@@ -7,7 +7,7 @@ import { HTTPException } from "hono/http-exception";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import { DomainError, type DomainErrorCode } from "../domain/errors.js";
 import { StoreUnavailable } from "../store/file-store.js";
-import { MerchantLimitError } from "../store/registry.js";
+import { MerchantLimitError } from "../engine/registry.js";
 
 export type ErrorCode =
   | DomainErrorCode

@@ -13,8 +13,8 @@ import { amount as amountSchema } from "../domain/fields.js";
 import type { Checkout } from "../domain/records.js";
 import { cspNonce, pageSecurityHeaders } from "../http/security-headers.js";
 import { formatIssues } from "../http/validation.js";
-import type { Registry } from "../store/registry.js";
-import { contextOf, type Tenant } from "../store/tenant.js";
+import type { Registry } from "../engine/registry.js";
+import { contextOf, type Tenant } from "../engine/tenant.js";
 import { LinkNotFoundPage, LinkPage, type LinkPageData } from "./checkout-page.js";
 
 const SimulateBody = z.object({ amount: amountSchema({ min: 0.01, max: 1e10 }).optional() });

@@ -13,8 +13,8 @@ import { virtualAccountView } from "../domain/virtual-accounts.js";
 import { vtuRecordView } from "../domain/vtu.js";
 import { walletView } from "../domain/wallet.js";
 import { OUTCOMES } from "../domain/outcomes.js";
-import { deliveryView, eventView } from "../sandbox/webhooks.js";
-import { contextOf, type Tenant } from "../store/tenant.js";
+import { deliveryView, eventView } from "../domain/events.js";
+import { contextOf, type Tenant } from "../engine/tenant.js";
 
 const naira = (n: number) => `₦${n.toLocaleString("en-NG", { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`;
 const when = (iso: string | null) => (iso ? iso.replace("T", " ").replace(/\.\d+Z$/, "Z") : "—");

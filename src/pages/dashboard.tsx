@@ -9,8 +9,8 @@ import { requireMerchant } from "../http/auth.js";
 import type { AppEnv } from "../http/env.js";
 import { cspNonce, pageSecurityHeaders } from "../http/security-headers.js";
 import type { ClockDriver } from "../engine/clock-driver.js";
-import type { Registry } from "../store/registry.js";
-import type { Tenant } from "../store/tenant.js";
+import type { Registry } from "../engine/registry.js";
+import type { Tenant } from "../engine/tenant.js";
 import { Cards, Events, Ledger, Outcomes, Overview, PaymentLinks, Payouts, VirtualAccounts, Vtu } from "./dashboard-fragments.js";
 import { Page } from "./layout.js";
 

@@ -8,7 +8,7 @@ import { Hono } from "hono";
 import { readFile } from "node:fs/promises";
 import { promisify } from "node:util";
 import { gzip } from "node:zlib";
-import { findAsset } from "../assets.js";
+import { findAsset } from "../store/assets.js";
 import { cspNonce, docsSecurityHeaders } from "../http/security-headers.js";
 
 const SCRIPT_PATH = findAsset("vendor/scalar/standalone.js");

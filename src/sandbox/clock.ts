@@ -9,8 +9,8 @@ import type { ClockDriver } from "../engine/clock-driver.js";
 import { body, errors, json, security } from "../http/openapi.js";
 import { amount } from "../domain/fields.js";
 import { router } from "../http/validation.js";
-import type { Registry } from "../store/registry.js";
-import { contextOf, type Tenant } from "../store/tenant.js";
+import type { Registry } from "../engine/registry.js";
+import { contextOf, type Tenant } from "../engine/tenant.js";
 import { Merchant, merchantResponse } from "./merchants.js";
 
 const tags = ["Sandbox"];

@@ -3,18 +3,16 @@
  * lever can never put a merchant into a state the real service could not reach.
  */
 import { createRoute, z } from "@hono/zod-openapi";
-import { TransactionStatus } from "../api/v1/virtual-accounts.js";
-import { Cardholder } from "../api/v1/virtual-cards.js";
-import { approveKyc, cardholderView } from "../domain/cards.js";
+import { approveKyc, CardholderResponse, cardholderView } from "../domain/cards.js";
 import { ledgerEntryView } from "../domain/ledger.js";
 import { toMinor } from "../domain/money.js";
-import { receiveTransfer, vaPaymentView } from "../domain/virtual-accounts.js";
+import { receiveTransfer, TransactionStatus, vaPaymentView } from "../domain/virtual-accounts.js";
 import { fundWallet, walletView } from "../domain/wallet.js";
 import { body, errors, json, security } from "../http/openapi.js";
 import { amount, text } from "../domain/fields.js";
 import { pathId } from "../http/schemas.js";
 import { router } from "../http/validation.js";
-import { contextOf } from "../store/tenant.js";
+import { contextOf } from "../engine/tenant.js";
 
 const tags = ["Sandbox"];
 
@@ -61,7 +59,7 @@ const approve = createRoute({
   security,
   request: { params: z.object({ id: pathId }) },
   responses: {
-    200: json(Cardholder, "The cardholder"),
+    200: json(CardholderResponse, "The cardholder"),
     ...errors(404, 409, 422),
   },
 });

@@ -3,8 +3,7 @@
  * would. Each refuses a transition the object's state does not allow with 409 INVALID_STATE.
  */
 import { createRoute, z } from "@hono/zod-openapi";
-import { CardTransaction } from "../api/v1/virtual-cards.js";
-import { cardTransactionView, spendCard } from "../domain/cards.js";
+import { CardTransactionResponse, cardTransactionView, spendCard } from "../domain/cards.js";
 import { checkoutView, payCheckout } from "../domain/checkout.js";
 import { toMinor } from "../domain/money.js";
 import { approvePayout, completePayout, failPayout, payoutStatusView, rejectPayout } from "../domain/payouts.js";
@@ -13,7 +12,7 @@ import { body, errors, json, security } from "../http/openapi.js";
 import { amount, text } from "../domain/fields.js";
 import { pathId } from "../http/schemas.js";
 import { router } from "../http/validation.js";
-import { contextOf } from "../store/tenant.js";
+import { contextOf } from "../engine/tenant.js";
 
 const tags = ["Sandbox"];
 const optionalBody = <T extends z.ZodType>(schema: T) => ({
@@ -67,7 +66,7 @@ const spend = createRoute({
     params: z.object({ id: pathId }),
     ...body(z.object({ amount: amount({ min: 0.01, max: 100_000, currency: "USD" }), merchant_name: text(100).optional() }).openapi("CardSpend")),
   },
-  responses: { 201: json(z.object({ success: z.literal(true), data: CardTransaction }), "The card transaction (status success or declined)"), ...errors(400, 404, 415, 422) },
+  responses: { 201: json(z.object({ success: z.literal(true), data: CardTransactionResponse }), "The card transaction (status success or declined)"), ...errors(400, 404, 415, 422) },
 });
 
 export function lifecycleRoutes() {

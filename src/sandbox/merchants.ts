@@ -10,8 +10,8 @@ import { toMajor } from "../domain/money.js";
 import { body, errors, json, security } from "../http/openapi.js";
 import { router } from "../http/validation.js";
 import type { ClockDriver } from "../engine/clock-driver.js";
-import type { Registry } from "../store/registry.js";
-import type { Tenant } from "../store/tenant.js";
+import type { Registry } from "../engine/registry.js";
+import type { Tenant } from "../engine/tenant.js";
 import { assertWebhookTarget } from "./webhook-target.js";
 import { MerchantSettingsSchema, NewMerchantSchema } from "../domain/merchant-settings.js";
 
@@ -93,7 +93,7 @@ export interface MerchantRouteDeps {
   registry: Registry;
   driver: ClockDriver;
   persist?: (tenant: Tenant) => Promise<void>;
-  store?: { remove(tenant: Tenant): Promise<void> };
+  store?: { remove(merchantId: string): Promise<void> };
   shared: boolean;
 }
 
@@ -110,7 +110,7 @@ export function merchantRoutes({ registry, driver, persist, store, shared }: Mer
       const tenant = c.var.tenant;
       registry.remove(tenant);
       driver.stop(tenant);
-      await store?.remove(tenant);
+      await store?.remove(tenant.id);
       return c.json({ success: true as const, message: `Merchant ${tenant.id} deleted` }, 200);
     })
     .openapi(read, (c) => c.json({ success: true as const, data: merchantResponse(c.var.tenant) }, 200))

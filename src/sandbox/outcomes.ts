@@ -4,7 +4,7 @@ import { addRule, deleteRule, OUTCOMES, type OutcomeRule } from "../domain/outco
 import { ruleMatch } from "../domain/records.js";
 import { body, errors, json, security } from "../http/openapi.js";
 import { router } from "../http/validation.js";
-import { contextOf } from "../store/tenant.js";
+import { contextOf } from "../engine/tenant.js";
 
 const tags = ["Sandbox"];
 const targets = Object.keys(OUTCOMES) as [keyof typeof OUTCOMES, ...Array<keyof typeof OUTCOMES>];

@@ -8,8 +8,8 @@ import { DomainError } from "../domain/errors.js";
 import { errors, json } from "../http/openapi.js";
 import { router } from "../http/validation.js";
 import { loadScenario, parseScenario, ScenarioError, validateScenario } from "../scenarios/load.js";
-import type { Registry } from "../store/registry.js";
-import type { Tenant } from "../store/tenant.js";
+import type { Registry } from "../engine/registry.js";
+import type { Tenant } from "../engine/tenant.js";
 import { assertWebhookTarget } from "./webhook-target.js";
 
 const Loaded = z

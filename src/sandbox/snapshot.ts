@@ -3,8 +3,8 @@ import { createRoute, z } from "@hono/zod-openapi";
 import type { ClockDriver } from "../engine/clock-driver.js";
 import { errors, json, security } from "../http/openapi.js";
 import { router } from "../http/validation.js";
-import type { Registry } from "../store/registry.js";
-import { SnapshotSchema, toSnapshot } from "../store/snapshot.js";
+import type { Registry } from "../engine/registry.js";
+import { SnapshotSchema, toSnapshot } from "../domain/snapshot.js";
 import { assertWebhookTarget } from "./webhook-target.js";
 
 const tags = ["Sandbox"];

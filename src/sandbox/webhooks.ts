@@ -1,14 +1,12 @@
 /** The merchant's event log, its webhook delivery log, and redelivery. */
 import { createRoute, z } from "@hono/zod-openapi";
 import { DomainError } from "../domain/errors.js";
-import { iso, isoOrNull } from "../domain/context.js";
-import { EVENT_TYPES } from "../domain/events.js";
+import { iso } from "../domain/context.js";
+import { deliveryView, EVENT_TYPES, eventView } from "../domain/events.js";
 import { deliveryTarget, type WebhookDispatcher } from "../webhooks/dispatcher.js";
 import { ApiError } from "../http/errors.js";
 import { errors, json, security } from "../http/openapi.js";
 import { router } from "../http/validation.js";
-import type { WebhookEvent } from "../domain/events.js";
-import type { WebhookDelivery } from "../domain/records.js";
 
 const tags = ["Sandbox"];
 
@@ -46,24 +44,6 @@ const Delivery = z
     next_retry_at: z.string().nullable(),
   })
   .openapi("WebhookDelivery");
-
-export const eventView = (e: WebhookEvent) => ({
-  id: e.id,
-  type: e.type,
-  transaction_id: e.transaction_id,
-  status: e.status,
-  attempts: e.attempts,
-  next_attempt_at: isoOrNull(e.next_attempt_at),
-  error: e.error,
-  created_at: iso(e.created_at),
-  data: e.data,
-});
-
-export const deliveryView = (d: WebhookDelivery) => ({
-  ...d,
-  sent_at: iso(d.sent_at),
-  next_retry_at: isoOrNull(d.next_retry_at),
-});
 
 const listEvents = createRoute({
   method: "get",

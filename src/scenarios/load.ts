@@ -16,8 +16,8 @@ import { toMinor } from "../domain/money.js";
 import { addRule } from "../domain/outcomes.js";
 import { addTimelineEntry } from "../domain/timeline.js";
 import { createVirtualAccount, type VirtualAccountRequest } from "../domain/virtual-accounts.js";
-import type { Registry } from "../store/registry.js";
-import { contextOf, type Tenant } from "../store/tenant.js";
+import type { Registry } from "../engine/registry.js";
+import { contextOf, type Tenant } from "../engine/tenant.js";
 import { ScenarioSchema, type Scenario } from "./schema.js";
 
 export class ScenarioError extends Error {

@@ -12,8 +12,7 @@
 import { mkdir, readdir, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { TextFile } from "lowdb/node";
-import type { Tenant } from "./tenant.js";
-import { parseSnapshot, toSnapshot, type Snapshot } from "./snapshot.js";
+import { parseSnapshot, type Snapshot } from "../domain/snapshot.js";
 
 /** How files are read and written: steno's atomic writes by default; tests inject failures. */
 export interface StoreIO {
@@ -61,7 +60,7 @@ export interface FileStoreOptions {
    * Undoes a failed write: puts the merchant back as its last good file has it, or, with no file
    * yet (a new merchant's first write failed), takes it out.
    */
-  revert: (tenant: Tenant, saved: Snapshot | null) => void;
+  revert: (merchantId: string, saved: Snapshot | null) => void;
 }
 
 export class FileStore {
@@ -111,21 +110,24 @@ export class FileStore {
     return snapshots;
   }
 
-  /** Resolves once a write that includes every change made so far has landed; rejects with StoreUnavailable. */
-  persist(tenant: Tenant): Promise<void> {
-    let writer = this.writers.get(tenant.id);
-    if (!writer) this.writers.set(tenant.id, (writer = { running: null, queued: null }));
+  /**
+   * Resolves once a write that includes every change made so far to merchant `merchantId` has landed;
+   * rejects with StoreUnavailable. `snapshot` gives the merchant as it stands when a write starts.
+   */
+  persist(merchantId: string, snapshot: () => Snapshot): Promise<void> {
+    let writer = this.writers.get(merchantId);
+    if (!writer) this.writers.set(merchantId, (writer = { running: null, queued: null }));
     const w = writer;
     const joined = (w.queued ??= batch());
-    if (!w.running) this.startNext(tenant, w);
+    if (!w.running) this.startNext(merchantId, snapshot, w);
     return joined.promise;
   }
 
   /** Deletes a merchant's file (the merchant was deleted). */
-  async remove(tenant: Tenant): Promise<void> {
-    await this.writers.get(tenant.id)?.running;
-    this.writers.delete(tenant.id);
-    await rm(this.fileOf(tenant.id), { force: true });
+  async remove(merchantId: string): Promise<void> {
+    await this.writers.get(merchantId)?.running;
+    this.writers.delete(merchantId);
+    await rm(this.fileOf(merchantId), { force: true });
   }
 
   /** Waits for every write in progress or queued (graceful stop). */
@@ -137,17 +139,17 @@ export class FileStore {
     }
   }
 
-  private startNext(tenant: Tenant, w: Writer): void {
+  private startNext(merchantId: string, snapshot: () => Snapshot, w: Writer): void {
     const current = w.queued;
     if (!current) return;
     w.queued = null; // changes from here on need the write after this one
     // Serialised now, synchronously: exactly the changes made so far.
-    const text = JSON.stringify(toSnapshot(tenant.config, tenant.clock.settings(), tenant.state));
-    w.running = this.write(tenant, text).then(
+    const text = JSON.stringify(snapshot());
+    w.running = this.write(merchantId, text).then(
       () => current.resolve(),
       async (err: Error) => {
         const failure = new StoreUnavailable(describeWriteError(err));
-        await this.undo(tenant);
+        await this.undo(merchantId);
         // The reload undid the changes this write held and those made while it ran: refuse them all.
         current.reject(failure);
         w.queued?.reject(failure);
@@ -156,31 +158,31 @@ export class FileStore {
     );
     void w.running.finally(() => {
       w.running = null;
-      this.startNext(tenant, w);
+      this.startNext(merchantId, snapshot, w);
     });
   }
 
-  private async write(tenant: Tenant, text: string): Promise<void> {
+  private async write(merchantId: string, text: string): Promise<void> {
     this.writeCount += 1;
     try {
       await mkdir(this.dir, { recursive: true });
-      await this.io.write(this.fileOf(tenant.id), text);
+      await this.io.write(this.fileOf(merchantId), text);
     } catch (err) {
       this.failing ??= { error: describeWriteError(err as Error), since: Date.now() };
-      console.error(`[merchant-sandbox] merchant ${tenant.id}: saving to ${this.fileOf(tenant.id)} failed; its unsaved changes are undone:`, err);
+      console.error(`[merchant-sandbox] merchant ${merchantId}: saving to ${this.fileOf(merchantId)} failed; its unsaved changes are undone:`, err);
       throw err;
     }
     this.failing = null;
   }
 
   /** Memory back to the last good file (or the merchant out, if it never had one). */
-  private async undo(tenant: Tenant): Promise<void> {
-    const parsed = await this.readSnapshot(this.fileOf(tenant.id));
+  private async undo(merchantId: string): Promise<void> {
+    const parsed = await this.readSnapshot(this.fileOf(merchantId));
     if ("error" in parsed) {
-      console.error(`[merchant-sandbox] merchant ${tenant.id}: its last saved file ${parsed.error}; it is kept as it is in memory`);
+      console.error(`[merchant-sandbox] merchant ${merchantId}: its last saved file ${parsed.error}; it is kept as it is in memory`);
       return;
     }
-    this.options.revert(tenant, parsed.snapshot);
+    this.options.revert(merchantId, parsed.snapshot);
   }
 
   private async readSnapshot(path: string): Promise<{ snapshot: Snapshot | null } | { error: string }> {

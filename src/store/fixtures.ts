@@ -5,7 +5,7 @@
 import { readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { z } from "zod";
-import { findAsset } from "../assets.js";
+import { findAsset } from "./assets.js";
 import { NETWORKS, type Catalog } from "../domain/catalog.js";
 import { NewMerchantSchema } from "../domain/merchant-settings.js";
 

@@ -9,7 +9,7 @@ import { takeRule } from "../domain/outcomes.js";
 import type { OutcomeRule } from "../domain/records.js";
 import type { Timer } from "../domain/records.js";
 import { cancelTimers, schedule } from "../domain/timers.js";
-import { contextOf, type Tenant } from "../store/tenant.js";
+import { contextOf, type Tenant } from "../engine/tenant.js";
 import type { WebhookEvent } from "../domain/events.js";
 import type { DeliveryTrigger, WebhookDelivery } from "../domain/records.js";
 import { signPayload } from "./sign.js";

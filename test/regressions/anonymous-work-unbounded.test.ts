@@ -10,7 +10,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import type { AppOptions } from "../../src/app.js";
 import { loadCatalog } from "../../src/store/fixtures.js";
-import { Registry } from "../../src/store/registry.js";
+import { Registry } from "../../src/engine/registry.js";
 import { expectError, harness, startFromArgs, stopServers, type CallOptions, type Reply } from "../helpers.js";
 
 afterEach(stopServers);

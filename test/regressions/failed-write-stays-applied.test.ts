@@ -13,14 +13,14 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { createApp } from "../../src/app.js";
-import { createRuntime } from "../../src/engine/runtime.js";
+import { createRuntime } from "../../src/runtime.js";
 import { makeNuban } from "../../src/domain/nuban.js";
 import type { StoreIO } from "../../src/store/file-store.js";
-import type { Snapshot } from "../../src/store/snapshot.js";
+import type { Snapshot } from "../../src/domain/snapshot.js";
 import { openDataStore } from "../../src/server.js";
 import { loadCatalog } from "../../src/store/fixtures.js";
-import { Registry } from "../../src/store/registry.js";
-import type { Tenant } from "../../src/store/tenant.js";
+import { Registry } from "../../src/engine/registry.js";
+import { snapshotOf, type Tenant } from "../../src/engine/tenant.js";
 import { checkResponse } from "../openapi-check.js";
 import { startReceiver, type Receiver } from "../receiver.js";
 
@@ -88,7 +88,7 @@ async function sandbox() {
   const persist = (t: Tenant) => {
     persists += 1;
     if (persistWaiter && persists >= persistWaiter.count) persistWaiter.wake();
-    return store.persist(t);
+    return store.persist(t.id, () => snapshotOf(t));
   };
   const runtime = createRuntime({ persist });
   attach(runtime);

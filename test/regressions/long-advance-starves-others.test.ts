@@ -11,7 +11,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
 import { createApp } from "../../src/app.js";
-import { createRuntime, type Runtime } from "../../src/engine/runtime.js";
+import { createRuntime, type Runtime } from "../../src/runtime.js";
 import { buildRegistry } from "../../src/server.js";
 import { harness, makeNuban, START } from "../helpers.js";
 import { startServerProcess, type StartedServer } from "../support/processes.js";

@@ -5,7 +5,7 @@
  * drops a non-http(s) redirect_url, the page's script refuses one, and the CSP runs only nonce'd script.
  */
 import { describe, expect, it } from "vitest";
-import type { Tenant } from "../../src/store/tenant.js";
+import type { Tenant } from "../../src/engine/tenant.js";
 import { SKIP_BROWSER, useBrowserSandbox, watchCsp } from "../browser/browser.js";
 import { harness } from "../helpers.js";
 

@@ -8,7 +8,7 @@
 import { describe, expect, it } from "vitest";
 import { loadScenario, validateScenario } from "../../src/scenarios/load.js";
 import { loadCatalog } from "../../src/store/fixtures.js";
-import { Registry } from "../../src/store/registry.js";
+import { Registry } from "../../src/engine/registry.js";
 import { harness, type Merchant } from "../helpers.js";
 
 const credentials = (m: Merchant) => [m.apiKey, m.apiSecret, m.webhookSecret];

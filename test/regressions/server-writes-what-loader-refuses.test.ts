@@ -13,7 +13,7 @@ import { join } from "node:path";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
 import { MAX_CLOCK, MAX_TIME } from "../../src/domain/bounds.js";
 import type { RunningSandbox } from "../../src/server.js";
-import { parseSnapshot } from "../../src/store/snapshot.js";
+import { parseSnapshot } from "../../src/domain/snapshot.js";
 import { expectError, harness, makeNuban, START, startFromArgs, stopServers } from "../helpers.js";
 
 afterEach(stopServers);

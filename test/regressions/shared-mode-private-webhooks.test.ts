@@ -11,7 +11,7 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { createRuntime, type Runtime } from "../../src/engine/runtime.js";
+import { createRuntime, type Runtime } from "../../src/runtime.js";
 import { startReceiver, type Receiver } from "../receiver.js";
 import { expectError, harness, startFromArgs, stopServers, type Merchant } from "../helpers.js";
 

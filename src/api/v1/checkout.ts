@@ -5,7 +5,7 @@ import { requireCapability } from "../../http/capability.js";
 import { body, errors, json, security } from "../../http/openapi.js";
 import { amount, email, text } from "../../domain/fields.js";
 import { router } from "../../http/validation.js";
-import { contextOf } from "../../store/tenant.js";
+import { contextOf } from "../../engine/tenant.js";
 
 const CreateCheckout = z
   .object({

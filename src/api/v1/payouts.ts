@@ -1,6 +1,6 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import type { MiddlewareHandler } from "hono";
-import { bankList, verifyAccount } from "../../domain/accounts.js";
+import { bankList, verifyAccount } from "../../domain/name-enquiry.js";
 import { toMinor } from "../../domain/money.js";
 import { admitPayoutAttempt, createPayout, findPayout, payoutStatusView, payoutView } from "../../domain/payouts.js";
 import { requireCapability } from "../../http/capability.js";
@@ -8,7 +8,7 @@ import type { AppEnv } from "../../http/env.js";
 import { body, errors, json, security } from "../../http/openapi.js";
 import { amount, digits, text } from "../../domain/fields.js";
 import { router } from "../../http/validation.js";
-import { contextOf } from "../../store/tenant.js";
+import { contextOf } from "../../engine/tenant.js";
 
 const bankCode = z.string().trim().regex(/^\d{3,6}$/, { message: "Must be a bank code from GET /api/v1/payout/banks." });
 

@@ -1,5 +1,6 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import {
+  TransactionStatus,
   createVirtualAccount,
   findVaPayment,
   findVirtualAccount,
@@ -10,7 +11,7 @@ import {
 import { body, errors, json, security } from "../../http/openapi.js";
 import { digits, email, text } from "../../domain/fields.js";
 import { router } from "../../http/validation.js";
-import { contextOf } from "../../store/tenant.js";
+import { contextOf } from "../../engine/tenant.js";
 
 const CreateVirtualAccount = z
   .object({
@@ -68,19 +69,6 @@ const VirtualAccount = z
   })
   .openapi("VirtualAccount");
 
-export const TransactionStatus = z
-  .object({
-    reference: z.string(),
-    amount: z.number(),
-    currency: z.literal("NGN"),
-    status: z.enum(["pending", "processing", "success", "failed"]),
-    payer_name: z.string(),
-    payer_bank: z.string(),
-    virtual_account: z.string(),
-    transaction_id: z.string(),
-    created_at: z.string(),
-  })
-  .openapi("TransactionStatus");
 
 const create = createRoute({
   method: "post",

@@ -1,5 +1,7 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import {
+  CardholderResponse,
+  CardTransactionResponse,
   cardTransactionView,
   cardView,
   cardholderView,
@@ -20,7 +22,7 @@ import { body, errors, json, security } from "../../http/openapi.js";
 import { amount, email, phone, text } from "../../domain/fields.js";
 import { pathId } from "../../http/schemas.js";
 import { router } from "../../http/validation.js";
-import { contextOf } from "../../store/tenant.js";
+import { contextOf } from "../../engine/tenant.js";
 
 const cards = requireCapability("virtual_cards");
 const tags = ["Virtual cards"];
@@ -30,16 +32,6 @@ const paging = z.object({
   per_page: z.coerce.number().int().min(1).max(100).default(20),
 });
 
-export const Cardholder = z
-  .object({
-    success: z.literal(true),
-    cardholder_id: z.number().int(),
-    full_name: z.string(),
-    email: z.string(),
-    phone: z.string().nullable(),
-    kyc_status: z.enum(["PENDING", "APPROVED"]),
-  })
-  .openapi("Cardholder");
 
 const CardFields = {
   card_id: z.number().int(),
@@ -57,21 +49,6 @@ const CardFields = {
 const Card = z.object(CardFields).openapi("VirtualCard");
 const CardResponse = z.object({ success: z.literal(true), ...CardFields }).openapi("VirtualCardResponse");
 const Pagination = z.object({ current_page: z.number().int(), per_page: z.number().int(), total_pages: z.number().int(), total: z.number().int() });
-export const CardTransaction = z
-  .object({
-    transaction_id: z.string(),
-    card_id: z.number().int(),
-    type: z.enum(["funding", "unload", "spend"]),
-    status: z.enum(["success", "declined"]),
-    amount: z.number(),
-    currency: z.literal("USD"),
-    balance_after: z.number(),
-    description: z.string(),
-    merchant_name: z.string().nullable(),
-    decline_reason: z.string().nullable(),
-    created_at: z.string(),
-  })
-  .openapi("CardTransaction");
 const Moved = z
   .object({
     success: z.literal(true),
@@ -98,14 +75,14 @@ const createHolder = route({
   path: "/cardholders",
   summary: "Register a cardholder (repeating an email returns the same cardholder)",
   request: body(z.object({ first_name: text(100), last_name: text(100), email, phone: phone.optional() }).openapi("CreateCardholder")),
-  responses: { 200: json(Cardholder, "The cardholder"), ...errors(400, 415, 422) },
+  responses: { 200: json(CardholderResponse, "The cardholder"), ...errors(400, 415, 422) },
 });
 const getHolder = route({
   method: "get",
   path: "/cardholders/{id}",
   summary: "Get a cardholder (poll until kyc_status is APPROVED)",
   request: { params: idParam },
-  responses: { 200: json(Cardholder, "The cardholder"), ...errors(404, 422) },
+  responses: { 200: json(CardholderResponse, "The cardholder"), ...errors(404, 422) },
 });
 const issue = route({
   method: "post",
@@ -164,7 +141,7 @@ const transactions = route({
   summary: "The card's own transaction history (funding, unloads, spend)",
   request: { params: idParam, query: paging },
   responses: {
-    200: json(z.object({ success: z.literal(true), data: z.array(CardTransaction), pagination: Pagination }), "A page of transactions, newest first"),
+    200: json(z.object({ success: z.literal(true), data: z.array(CardTransactionResponse), pagination: Pagination }), "A page of transactions, newest first"),
     ...errors(404, 422),
   },
 });

@@ -18,7 +18,7 @@ import type { AppEnv } from "../../http/env.js";
 import { body, errors, json, security } from "../../http/openapi.js";
 import { amount, phone, text } from "../../domain/fields.js";
 import { router } from "../../http/validation.js";
-import { contextOf, type Tenant } from "../../store/tenant.js";
+import { contextOf, type Tenant } from "../../engine/tenant.js";
 import type { Context } from "hono";
 
 const vtu = requireCapability("vtu");

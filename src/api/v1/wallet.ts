@@ -2,7 +2,7 @@ import { createRoute, z } from "@hono/zod-openapi";
 import { walletView } from "../../domain/wallet.js";
 import { errors, json, security } from "../../http/openapi.js";
 import { router } from "../../http/validation.js";
-import { contextOf } from "../../store/tenant.js";
+import { contextOf } from "../../engine/tenant.js";
 
 const WalletBalance = z
   .object({

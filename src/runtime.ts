@@ -1,8 +1,8 @@
 /** The background machinery of one sandbox: the clock driver and the webhook dispatcher, wired together. */
-import type { Tenant } from "../store/tenant.js";
-import { WebhookDispatcher } from "../webhooks/dispatcher.js";
-import { createTransport, type Transport } from "../webhooks/transport.js";
-import { ClockDriver } from "./clock-driver.js";
+import type { Tenant } from "./engine/tenant.js";
+import { WebhookDispatcher } from "./webhooks/dispatcher.js";
+import { createTransport, type Transport } from "./webhooks/transport.js";
+import { ClockDriver } from "./engine/clock-driver.js";
 
 export interface Runtime {
   driver: ClockDriver;

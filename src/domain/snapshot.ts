@@ -6,8 +6,8 @@
  * the ids they hand out): a damaged file or a hostile PUT is refused with the path named, and
  * whatever loads is a state the rules could have produced, which saves and loads back the same.
  */
-import { MAX_CLOCK, MAX_DELIVERIES, MAX_INCIDENTS, MAX_OUTCOME_RULES } from "../domain/bounds.js";
-import { WebhookEventRecord } from "../domain/events.js";
+import { MAX_CLOCK, MAX_DELIVERIES, MAX_INCIDENTS, MAX_OUTCOME_RULES } from "./bounds.js";
+import { WebhookEventRecord } from "./events.js";
 import {
   CardRecord,
   CardTransactionRecord,
@@ -27,11 +27,11 @@ import {
   VtuPurchaseRecord,
   WebhookDeliveryRecord,
   timestamp,
+  type ClockSettings,
   type MerchantConfig,
-} from "../domain/records.js";
-import type { TenantState } from "../domain/state.js";
-import { z } from "../domain/zod.js";
-import type { ClockSettings } from "../engine/clock.js";
+} from "./records.js";
+import type { TenantState } from "./state.js";
+import { z } from "./zod.js";
 
 export const SNAPSHOT_FORMAT = "merchant-sandbox/v1";
 

@@ -4,15 +4,15 @@
  * `webhook_capture` get a local receiver on an ephemeral port, so webhooks are really delivered.
  */
 import { createApp } from "../app.js";
-import { createRuntime } from "../engine/runtime.js";
+import { createRuntime } from "../runtime.js";
 import { loadCatalog } from "../store/fixtures.js";
-import { Registry } from "../store/registry.js";
-import type { Tenant } from "../store/tenant.js";
+import { Registry } from "../engine/registry.js";
+import type { Tenant } from "../engine/tenant.js";
 import { startWebhookReceiver, type WebhookReceiver } from "../webhooks/receiver.js";
 import { verifyWebhookSignature } from "../webhooks/sign.js";
-import { loadScenario } from "./load.js";
-import { mismatches, pick, substitute } from "./match.js";
-import type { Scenario, ScenarioStep } from "./schema.js";
+import { loadScenario } from "../scenarios/load.js";
+import { mismatches, pick, substitute } from "../scenarios/match.js";
+import type { Scenario, ScenarioStep } from "../scenarios/schema.js";
 
 export interface StepResult {
   index: number;

@@ -1,8 +1,9 @@
 import type { Catalog } from "../domain/catalog.js";
 import type { DomainContext } from "../domain/context.js";
-import { Clock } from "../engine/clock.js";
+import { Clock } from "./clock.js";
 import type { Ids } from "../domain/context.js";
 import type { MerchantConfig } from "../domain/records.js";
+import { toSnapshot, type Snapshot } from "../domain/snapshot.js";
 import type { TenantState } from "../domain/state.js";
 
 /** One merchant's runtime: config, state, its own clock and its own identifier source. */
@@ -16,6 +17,11 @@ export interface Tenant {
   readonly catalog: Catalog;
   /** Reserves a sandbox-wide identifier for this merchant (see DomainContext.claim). */
   readonly claim: DomainContext["claim"];
+}
+
+/** The merchant as one document (a `--data` file, GET /sandbox/v1/snapshot). */
+export function snapshotOf(tenant: Tenant): Snapshot {
+  return toSnapshot(tenant.config, tenant.clock.settings(), tenant.state);
 }
 
 /** What a domain function needs from a tenant, read once per operation: `now` is fixed for its duration. */

@@ -13,9 +13,9 @@ import { toMinor } from "../domain/money.js";
 import type { Checkout, ClockMode } from "../domain/records.js";
 import { emptyState, type TenantState } from "../domain/state.js";
 import { fundWallet } from "../domain/wallet.js";
-import { Clock } from "../engine/clock.js";
-import { createIds, type Ids } from "../engine/ids.js";
-import { fromSnapshot, type Snapshot } from "./snapshot.js";
+import { Clock } from "./clock.js";
+import { createIds, type Ids } from "./ids.js";
+import { fromSnapshot, type Snapshot } from "../domain/snapshot.js";
 import { contextOf, type Tenant } from "./tenant.js";
 
 export interface RegistryOptions {

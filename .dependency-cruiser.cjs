@@ -1,0 +1,82 @@
+/**
+ * The folder graph of src/, written once: which folder may import which. `npm run check:deps` (part of
+ * `npm test`, so of .ci/run) fails on any import these rules forbid. The layers, top to bottom:
+ *
+ *   main.ts, cli/, index.ts, testing.ts, server.ts, app.ts, runtime.ts   entry points and wiring
+ *   api/, sandbox/, pages/                       the three surfaces; none imports another
+ *   http/                                        the request pipeline and the one error envelope
+ *   webhooks/, scenarios/, store/                I/O and loaders
+ *   engine/                                      clocks, timers, tenants, the registry
+ *   domain/                                      records, rules and views; imports nothing of ours
+ *
+ * An arrow only ever points down, never across within a layer except where named, and never in a circle.
+ */
+const layer = (...folders) => `^src/(${folders.join("|")})/`;
+const ENTRY = "^src/(cli/|[^/]+\\.tsx?$)";
+
+module.exports = {
+  forbidden: [
+    { name: "no-circular", severity: "error", comment: "No import cycles, between folders or files.", from: {}, to: { circular: true } },
+    {
+      name: "domain-imports-nothing-of-ours",
+      severity: "error",
+      comment: "The rules are pure: no HTTP, no I/O, no runtime objects.",
+      from: { path: layer("domain") },
+      to: { path: "^src/", pathNot: layer("domain") },
+    },
+    {
+      name: "engine-only-domain",
+      severity: "error",
+      comment: "The clock, timers, tenants and the registry run the domain and nothing else of ours.",
+      from: { path: layer("engine") },
+      to: { path: "^src/", pathNot: layer("engine", "domain") },
+    },
+    {
+      name: "store-only-domain",
+      severity: "error",
+      comment: "Persistence reads and writes domain documents; it knows nothing of tenants or HTTP.",
+      from: { path: layer("store") },
+      to: { path: "^src/", pathNot: layer("store", "domain") },
+    },
+    {
+      name: "webhooks-below-http",
+      severity: "error",
+      comment: "Webhook delivery (sign, POST, log) serves the pipeline and the engine, never the other way.",
+      from: { path: layer("webhooks") },
+      to: { path: "^src/", pathNot: layer("webhooks", "engine", "domain") },
+    },
+    {
+      name: "scenarios-below-http",
+      severity: "error",
+      comment: "The scenario format and loader build state through the domain and the registry; the runner lives beside the CLI.",
+      from: { path: layer("scenarios") },
+      to: { path: "^src/", pathNot: layer("scenarios", "engine", "domain") },
+    },
+    {
+      name: "http-below-surfaces",
+      severity: "error",
+      comment: "The pipeline never reaches up into routes, pages or the entry points.",
+      from: { path: layer("http") },
+      to: { path: `${layer("api", "sandbox", "pages", "cli")}|^src/[^/]+\\.tsx?$` },
+    },
+    {
+      name: "surfaces-do-not-import-each-other",
+      severity: "error",
+      comment: "api/v1, sandbox and pages share what they share through the domain (records, views, schemas).",
+      from: { path: "^src/(api|sandbox|pages)/" },
+      to: { path: "^src/(api|sandbox|pages)/", pathNot: "^src/$1/" },
+    },
+    {
+      name: "surfaces-below-entry",
+      severity: "error",
+      comment: "Routes and pages are mounted by app.ts; they never import the wiring above them.",
+      from: { path: "^src/(api|sandbox|pages)/" },
+      to: { path: ENTRY },
+    },
+  ],
+  options: {
+    doNotFollow: { path: "node_modules" },
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: "tsconfig.json" },
+  },
+};
