@@ -2,9 +2,12 @@
  * A merchant's configuration: built from settings given in major units (Naira, USD) with documented
  * defaults, held in minor units. Used by merchant creation, PATCH and the demo merchant fixture.
  */
-import type { Ids } from "./context.js";
-import type { Capability, ClockMode, MerchantConfig, MerchantDelays, MerchantLimits, WebhookSettings } from "./records.js";
-import { toMajor, toMinor } from "./money.js";
+import type { DomainContext, Ids } from "./context.js";
+import { fieldError } from "./errors.js";
+import type { Capability, ClockMode, ClockSettings, MerchantConfig, MerchantDelays, MerchantLimits, WebhookSettings } from "./records.js";
+import { toMajor, toMinor, type Minor } from "./money.js";
+import { emptyState, type TenantState } from "./state.js";
+import { fundWallet } from "./wallet.js";
 
 export interface MerchantSettings {
   business_name?: string;
@@ -102,6 +105,27 @@ export function newMerchantConfig(
     scenario_origin: null,
   };
   return applySettings(base, settings);
+}
+
+/**
+ * A settings change (PATCH): the new config, and the clock change to make with it. Everything is
+ * checked before either is applied, so the two happen together or not at all; the clock never goes
+ * back.
+ */
+export function changeSettings(config: MerchantConfig, now: number, settings: MerchantSettings): { config: MerchantConfig; clock: Partial<ClockSettings> | null } {
+  const clockNow = settings.clock?.now === undefined ? undefined : Date.parse(settings.clock.now);
+  if (clockNow !== undefined && clockNow < now) {
+    throw fieldError("clock.now", "The clock never goes backwards: give a time at or after the current sim time.");
+  }
+  const clock = settings.clock ? { ...definedOnly({ mode: settings.clock.mode, speed: settings.clock.speed }), ...(clockNow === undefined ? {} : { now: clockNow }) } : null;
+  return { config: applySettings(config, settings), clock };
+}
+
+/** Reset: a fresh state, funded with `opening` kobo (if any) by one ledger entry. Keys, config and clock stay. */
+export function resetState(ctx: DomainContext, opening: Minor): TenantState {
+  const state = emptyState();
+  if (opening > 0) fundWallet(ctx, state, opening, "Opening balance after reset (sandbox)");
+  return state;
 }
 
 /** Returns a new config with `settings` applied over `config`; fields not given are kept. */

@@ -44,6 +44,13 @@ export function addRule(ctx: DomainContext, state: TenantState, input: RuleInput
   return rule;
 }
 
+/** Deletes every rule of the merchant; returns how many there were. */
+export function clearRules(state: TenantState): number {
+  const count = state.outcomeRules.length;
+  state.outcomeRules.length = 0;
+  return count;
+}
+
 export function deleteRule(state: TenantState, id: string): void {
   const index = state.outcomeRules.findIndex((r) => r.id === id);
   if (index < 0) throw new DomainError("NOT_FOUND", `No outcome rule ${id}.`);

@@ -136,9 +136,9 @@ export class Registry {
     tenant.clock.restore(clock);
   }
 
-  /** Reset: the merchant's objects, timers and rules are gone, and so are the identifiers they held. */
-  resetState(tenant: Tenant): void {
-    this.setState(tenant, emptyState());
+  /** Reset: the merchant's objects, timers and rules are gone (`state` is fresh), and so are the identifiers they held. */
+  resetState(tenant: Tenant, state: TenantState): void {
+    this.setState(tenant, state);
   }
 
   /** Fresh credentials: the id from this registry's generator (seeded with the registry), keys from the CSPRNG. */

@@ -5,14 +5,14 @@
 import { Hono, type Context } from "hono";
 import { checkoutStatus, payCheckout } from "../domain/checkout.js";
 import { DomainError } from "../domain/errors.js";
-import { z } from "@hono/zod-openapi";
+import { createRoute, z } from "@hono/zod-openapi";
 import { toMajor, toMinor } from "../domain/money.js";
 import type { ClockDriver } from "../engine/clock-driver.js";
-import { errorResponse } from "../http/errors.js";
+import { errors, json } from "../http/openapi.js";
 import { amount as amountSchema } from "../domain/fields.js";
 import type { Checkout } from "../domain/records.js";
 import { cspNonce, pageSecurityHeaders } from "../http/security-headers.js";
-import { formatIssues } from "../http/validation.js";
+import { router } from "../http/validation.js";
 import type { Registry } from "../engine/registry.js";
 import { contextOf, type Tenant } from "../engine/tenant.js";
 import { LinkNotFoundPage, LinkPage, type LinkPageData } from "./checkout-page.js";
@@ -73,32 +73,35 @@ export function checkoutPages(deps: PageDeps) {
     .get("/processor/checkout/:reference", pageSecurityHeaders(), page("processor"))
     .get("/pay/:reference/status", async (c) => {
       const found = await lookup(c);
-      if (!found) return errorResponse(c, "NOT_FOUND", "No such payment link.");
+      if (!found) throw new DomainError("NOT_FOUND", "No such payment link.");
       return c.json({ success: true, data: view(found.tenant, found.checkout) });
     })
-    .post("/pay/:reference/simulate", async (c) => {
-      const found = await lookup(c);
-      if (!found) return errorResponse(c, "NOT_FOUND", "No such payment link.");
-      // The same amount rule as the control API's pay lever, through the same schema and error format.
-      let raw: unknown;
-      try {
-        raw = await c.req.json();
-      } catch {
-        return errorResponse(c, "INVALID_JSON", "The request body is not valid JSON.");
-      }
-      const parsed = SimulateBody.safeParse(raw);
-      if (!parsed.success) {
-        return errorResponse(c, "VALIDATION_ERROR", "The given data was invalid.", { errors: formatIssues(parsed.error.issues, raw) });
-      }
-      const amount = parsed.data.amount;
-      const { tenant } = found;
-      try {
-        payCheckout(contextOf(tenant), tenant.state, found.checkout.reference, amount === undefined ? undefined : toMinor(amount));
-      } catch (err) {
-        if (err instanceof DomainError) return errorResponse(c, err.code, err.message, err.details);
-        throw err;
-      }
-      await deps.afterChange(tenant);
-      return c.json({ success: true, data: view(tenant, found.checkout) });
-    });
+    .route("/", simulateRoute(deps, lookup));
+}
+
+const simulate = createRoute({
+  method: "post",
+  path: "/pay/{reference}/simulate",
+  hide: true, // the page's own action, not part of the API
+  request: {
+    params: z.object({ reference: z.string().max(100) }),
+    body: { required: false, content: { "application/json": { schema: SimulateBody } } },
+  },
+  responses: { 200: json(z.object({ success: z.literal(true), data: z.record(z.string(), z.unknown()) }), "The link after payment"), ...errors(404, 409, 422) },
+});
+
+/**
+ * The sandbox's simulated transfer from the payment page: the same amount schema as the control API's
+ * pay lever, validated by the same hook, refused through the same error envelope.
+ */
+function simulateRoute(deps: PageDeps, lookup: (c: Context) => Promise<{ tenant: Tenant; checkout: Checkout } | undefined>) {
+  return router().openapi(simulate, async (c) => {
+    const found = await lookup(c);
+    if (!found) throw new DomainError("NOT_FOUND", "No such payment link.");
+    const { tenant, checkout } = found;
+    const amount = c.req.valid("json").amount;
+    payCheckout(contextOf(tenant), tenant.state, checkout.reference, amount === undefined ? undefined : toMinor(amount));
+    await deps.afterChange(tenant);
+    return c.json({ success: true as const, data: view(tenant, checkout) }, 200);
+  });
 }

@@ -4,7 +4,7 @@ import { MAX_CLOCK } from "../domain/bounds.js";
 import { DURATION_PATTERN, durationMs } from "../domain/duration.js";
 import { fieldError } from "../domain/errors.js";
 import { toMinor } from "../domain/money.js";
-import { fundWallet } from "../domain/wallet.js";
+import { resetState } from "../domain/merchant.js";
 import type { ClockDriver } from "../engine/clock-driver.js";
 import { body, errors, json, security } from "../http/openapi.js";
 import { amount } from "../domain/fields.js";
@@ -104,10 +104,9 @@ export function clockRoutes(registry: Registry, driver: ClockDriver) {
     .openapi(reset, (c) => {
       const tenant = c.var.tenant;
       // The body is optional: without one, validation hands over {}.
-      const opening = c.req.valid("json").wallet_balance;
-      registry.resetState(tenant);
+      const opening = toMinor(c.req.valid("json").wallet_balance ?? 0);
+      registry.resetState(tenant, resetState(contextOf(tenant), opening));
       driver.stop(tenant);
-      if (opening) fundWallet(contextOf(tenant), tenant.state, toMinor(opening), "Opening balance after reset (sandbox)");
       return c.json({ success: true as const, data: merchantResponse(tenant) }, 200);
     });
 }

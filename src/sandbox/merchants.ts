@@ -3,8 +3,7 @@
  * default) and the caller's own configuration.
  */
 import { createRoute, z } from "@hono/zod-openapi";
-import { fieldError } from "../domain/errors.js";
-import { applySettings, merchantView } from "../domain/merchant.js";
+import { changeSettings, merchantView } from "../domain/merchant.js";
 import { balanceOf } from "../domain/ledger.js";
 import { toMajor } from "../domain/money.js";
 import { body, errors, json, security } from "../http/openapi.js";
@@ -118,13 +117,9 @@ export function merchantRoutes({ registry, driver, persist, store, shared }: Mer
       const tenant = c.var.tenant;
       const settings = c.req.valid("json");
       assertWebhookTarget(settings.webhook_url, shared);
-      const clockNow = settings.clock?.now === undefined ? undefined : Date.parse(settings.clock.now);
-      if (clockNow !== undefined && clockNow < tenant.clock.now()) {
-        throw fieldError("clock.now", "The clock never goes backwards: give a time at or after the current sim time.");
-      }
-      // Both changes are checked above, so they apply together or not at all.
-      tenant.config = applySettings(tenant.config, settings);
-      if (settings.clock) tenant.clock.configure({ ...settings.clock, now: clockNow });
+      const change = changeSettings(tenant.config, tenant.clock.now(), settings);
+      tenant.config = change.config;
+      if (change.clock) tenant.clock.configure(change.clock);
       return c.json({ success: true as const, data: merchantResponse(tenant) }, 200);
     });
 }

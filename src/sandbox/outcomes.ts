@@ -1,6 +1,6 @@
 /** Outcome rules: per-merchant overrides of how the next matching objects end. */
 import { createRoute, z } from "@hono/zod-openapi";
-import { addRule, deleteRule, OUTCOMES, type OutcomeRule } from "../domain/outcomes.js";
+import { addRule, clearRules, deleteRule, OUTCOMES, type OutcomeRule } from "../domain/outcomes.js";
 import { ruleMatch } from "../domain/records.js";
 import { body, errors, json, security } from "../http/openapi.js";
 import { router } from "../http/validation.js";
@@ -65,9 +65,7 @@ export function outcomeRoutes() {
       return c.json({ success: true as const, message: "Outcome rule deleted" }, 200);
     })
     .openapi(removeAll, (c) => {
-      const rules = c.var.tenant.state.outcomeRules;
-      const count = rules.length;
-      rules.length = 0;
+      const count = clearRules(c.var.tenant.state);
       return c.json({ success: true as const, message: `${count} outcome rule(s) deleted` }, 200);
     });
 }

@@ -1,9 +1,9 @@
 /** The merchant's event log, its webhook delivery log, and redelivery. */
 import { createRoute, z } from "@hono/zod-openapi";
-import { DomainError } from "../domain/errors.js";
 import { iso } from "../domain/context.js";
 import { deliveryView, EVENT_TYPES, eventView } from "../domain/events.js";
-import { deliveryTarget, type WebhookDispatcher } from "../webhooks/dispatcher.js";
+import { eventToRedeliver } from "../domain/webhook-policy.js";
+import type { WebhookDispatcher } from "../webhooks/dispatcher.js";
 import { ApiError } from "../http/errors.js";
 import { errors, json, security } from "../http/openapi.js";
 import { router } from "../http/validation.js";
@@ -109,11 +109,7 @@ export function webhookRoutes(dispatcher: WebhookDispatcher) {
     })
     .openapi(redeliver, async (c) => {
       const tenant = c.var.tenant;
-      const event = tenant.state.events.get(c.req.valid("param").id);
-      if (!event) throw new DomainError("NOT_FOUND", `No event ${c.req.valid("param").id}.`);
-      if (!deliveryTarget(tenant.config)) {
-        throw new DomainError("INVALID_STATE", "No webhook_url is set for this merchant; set one (or webhook_capture) with PATCH /sandbox/v1/merchant.");
-      }
+      const event = eventToRedeliver(tenant.state, tenant.config, c.req.valid("param").id);
       const delivery = await dispatcher.redeliver(tenant, event);
       // No delivery: the sandbox itself failed to attempt it (recorded on the event and as an incident).
       if (!delivery) throw new ApiError("INTERNAL_ERROR", `The delivery could not be attempted: ${event.error ?? "see GET /sandbox/v1/incidents"}.`);

@@ -1,29 +1,19 @@
 /**
- * Delivers a merchant's events to its webhook URL: signed POSTs, a timeout, retries on the merchant's
- * clock, every attempt logged, and the faults an outcome rule injects. API requests never wait for an
- * attempt; `idle()` lets a clock advance (and tests) wait for the ones in flight.
+ * Delivers a merchant's events: signs, POSTs (or hands to the built-in capture) and logs every
+ * attempt. What an attempt does and what its answer changes is the policy's (domain/webhook-policy.ts).
+ * API requests never wait for an attempt; `idle()` lets a clock advance (and tests) wait for the ones
+ * in flight.
  */
 import { MAX_DELIVERIES } from "../domain/bounds.js";
 import { recordIncident } from "../domain/incidents.js";
-import { takeRule } from "../domain/outcomes.js";
-import type { OutcomeRule } from "../domain/records.js";
-import type { Timer } from "../domain/records.js";
-import { cancelTimers, schedule } from "../domain/timers.js";
+import type { WebhookEvent } from "../domain/event-records.js";
+import type { DeliveryTrigger, Timer, WebhookDelivery } from "../domain/records.js";
+import { afterAttempt, CAPTURE_URL, captureAnswer, isDelivered, parseAttemptTimerRef, planAttempt, releaseHeld } from "../domain/webhook-policy.js";
 import { contextOf, type Tenant } from "../engine/tenant.js";
-import type { WebhookEvent } from "../domain/events.js";
-import type { DeliveryTrigger, WebhookDelivery } from "../domain/records.js";
 import { signPayload } from "./sign.js";
 import { createTransport, type Transport } from "./transport.js";
 
 export const USER_AGENT = "merchant-sandbox-webhooks/1.0";
-/** The delivery log's `url` for deliveries answered by the built-in capture (no webhook_url set). */
-export const CAPTURE_URL = "sandbox:webhook-capture";
-
-/** Where a merchant's deliveries go: its webhook_url, else its built-in capture, else nowhere. */
-export function deliveryTarget(config: Tenant["config"]): string | null {
-  return config.webhook_url ?? (config.webhook_capture ? CAPTURE_URL : null);
-}
-const DEFAULT_FAULT_DELAY_SECONDS = 60;
 
 export interface DispatcherOptions {
   /** Sends the HTTP requests (default: a transport that reaches any address). */
@@ -62,10 +52,10 @@ export class WebhookDispatcher {
 
   /** A `webhook.attempt` timer is due: a retry, or an attempt deferred by a delay fault. */
   onTimer(tenant: Tenant, timer: Timer): Promise<void> {
-    const [eventId, why] = timer.ref.split(":") as [string, "retry" | "delayed"];
+    const { eventId, trigger } = parseAttemptTimerRef(timer.ref);
     const event = tenant.state.events.get(eventId);
     if (!event || event.status === "delivered") return Promise.resolve();
-    return this.track(tenant, this.attempt(tenant, event, why === "delayed" ? "released" : "retry"), event).then(() => undefined);
+    return this.track(tenant, this.attempt(tenant, event, trigger), event).then(() => undefined);
   }
 
   /** Sends an event again now, whatever its state; a success also stops its pending retries. */
@@ -105,101 +95,55 @@ export class WebhookDispatcher {
     return tracked;
   }
 
+  /** One attempt: the policy decides (planAttempt, afterAttempt, releaseHeld); this signs, sends and logs. */
   private async attempt(tenant: Tenant, event: WebhookEvent, trigger: DeliveryTrigger): Promise<WebhookDelivery | undefined> {
     const { state, config } = tenant;
-    const url = deliveryTarget(config);
-    if (!url) {
-      if (trigger === "initial") event.status = "no_url";
-      return undefined;
-    }
     const ctx = contextOf(tenant);
+    const plan = planAttempt(ctx, state, event, trigger);
+    if (plan.kind === "none") return undefined;
     // Drawn before any I/O, so seeded runs give the same ids, and the log keeps attempts in the order
     // they started even when attempts of one instant run side by side and finish in any order.
     const slot = { id: tenant.ids.id("DLV"), order: this.started++ };
-    const scheduled = trigger !== "redeliver" && trigger !== "duplicate";
-    // Faults apply to attempts the sandbox makes by itself, not to the ones a developer asks for.
-    const fault: OutcomeRule | undefined =
-      trigger === "initial" || trigger === "retry" ? takeRule(state, "webhook", { event: event.type }) : undefined;
-
-    if (fault?.outcome === "delay") {
-      const at = ctx.now + (fault.delay_seconds ?? DEFAULT_FAULT_DELAY_SECONDS) * 1000;
-      schedule(ctx, state, at, "webhook.attempt", `${event.id}:delayed`);
-      event.next_attempt_at = at;
+    if (plan.kind === "deferred") {
       this.options.onTimersChanged?.(tenant);
-      return this.log(tenant, event, trigger, slot, { url, sent_at: ctx.now, outcome: "deferred", fault: "delay", next_retry_at: at });
+      return this.log(tenant, event, trigger, slot, { url: plan.url, sent_at: ctx.now, outcome: "deferred", fault: "delay", next_retry_at: plan.at });
     }
-    if (fault?.outcome === "out_of_order") {
-      event.status = "held";
-      state.heldEvents.push(event.id);
-      return this.log(tenant, event, trigger, slot, { url, sent_at: ctx.now, outcome: "held", fault: "out_of_order" });
-    }
+    if (plan.kind === "held") return this.log(tenant, event, trigger, slot, { url: plan.url, sent_at: ctx.now, outcome: "held", fault: "out_of_order" });
 
     const payload = { event: event.type, nonce: ctx.ids.hex(32), sent_at: new Date(ctx.now).toISOString(), data: event.data };
     const body = JSON.stringify(payload);
     const options = { algorithm: config.webhook.signature_algorithm, encoding: config.webhook.signature_encoding };
     // A bad signature is a real HMAC, just not with the merchant's secret: it looks right and fails to verify.
-    const secret = fault?.outcome === "bad_signature" ? `${config.webhook_secret}-wrong` : config.webhook_secret;
+    const secret = plan.fault === "bad_signature" ? `${config.webhook_secret}-wrong` : config.webhook_secret;
     const headers = { "content-type": "application/json", "user-agent": USER_AGENT, "x-webhook-signature": signPayload(body, secret, options) };
 
     const result =
-      fault?.outcome === "drop"
+      plan.fault === "drop"
         ? { status_code: null, error: "Dropped by fault injection: treated as if the receiver were down", latency_ms: 0, response_excerpt: null }
-        : url === CAPTURE_URL
-          ? capture(tenant)
-          : await this.transport.post(url, headers, body, config.webhook.timeout_seconds * 1000);
-    const delivered = result.status_code !== null && result.status_code >= 200 && result.status_code < 300;
-    event.attempts += 1;
-
-    let next_retry_at: number | null = null;
-    if (scheduled) event.scheduled_attempts += 1;
-    if (delivered) {
-      event.status = "delivered";
-      event.next_attempt_at = null;
-      cancelTimers(state, "webhook.attempt", `${event.id}:retry`);
-      cancelTimers(state, "webhook.attempt", `${event.id}:delayed`);
-    } else if (scheduled && event.status !== "delivered") {
-      const retries = config.webhook.retry_schedule_seconds;
-      const wait = retries[event.scheduled_attempts - 1];
-      if (wait === undefined) {
-        event.status = "failed";
-        event.next_attempt_at = null;
-      } else {
-        next_retry_at = ctx.now + wait * 1000;
-        event.status = "pending";
-        event.next_attempt_at = next_retry_at;
-        schedule(ctx, state, next_retry_at, "webhook.attempt", `${event.id}:retry`);
-        this.options.onTimersChanged?.(tenant);
-      }
-    }
+        : plan.url === CAPTURE_URL
+          ? captureAnswer(config, state)
+          : await this.transport.post(plan.url, headers, body, config.webhook.timeout_seconds * 1000);
+    const delivered = isDelivered(result.status_code);
+    // Applied as of the attempt's start (its sent_at and the settings then), however long the answer took.
+    const { next_retry_at } = afterAttempt(ctx, state, event, trigger, delivered);
+    if (next_retry_at !== null) this.options.onTimersChanged?.(tenant);
     const delivery = this.log(tenant, event, trigger, slot, {
-      url,
+      url: plan.url,
       sent_at: ctx.now,
       nonce: payload.nonce,
       request_headers: headers,
       request_body: body,
       ...result,
       outcome: delivered ? "delivered" : "failed",
-      fault: fault ? fault.outcome : trigger === "duplicate" ? "duplicate" : null,
+      fault: plan.fault ?? (trigger === "duplicate" ? "duplicate" : null),
       next_retry_at,
     });
 
-    if (fault?.outcome === "duplicate") await this.attempt(tenant, event, "duplicate");
-    if (delivered && trigger !== "duplicate") await this.release(tenant, event.id);
-    return delivery;
-  }
-
-  /** Events held by an out_of_order fault go out once a later event has been delivered. */
-  private async release(tenant: Tenant, deliveredId: string): Promise<void> {
-    const held = tenant.state.heldEvents.filter((id) => id !== deliveredId);
-    if (held.length === 0) return;
-    tenant.state.heldEvents = [];
-    for (const id of held) {
-      const event = tenant.state.events.get(id);
-      if (event) {
-        event.status = "pending";
-        await this.attempt(tenant, event, "released");
-      }
+    if (plan.fault === "duplicate") await this.attempt(tenant, event, "duplicate");
+    if (delivered && trigger !== "duplicate") {
+      for (const held of releaseHeld(state, event.id)) await this.attempt(tenant, held, "released");
     }
+    return delivery;
   }
 
   private log(
@@ -234,16 +178,4 @@ export class WebhookDispatcher {
     this.options.onStateChanged?.(tenant);
     return delivery;
   }
-}
-
-/** The built-in capture's answer: 500 for the first `fail_first` deliveries it gets, then 200. No I/O. */
-function capture(tenant: Tenant) {
-  const n = tenant.state.sequences.captured++;
-  const failing = n < (tenant.config.webhook_capture?.fail_first ?? 0);
-  return {
-    status_code: failing ? 500 : 200,
-    error: null,
-    latency_ms: 0,
-    response_excerpt: failing ? "failing on purpose (webhook_capture.fail_first)" : "captured by the sandbox (no webhook_url set)",
-  };
 }
