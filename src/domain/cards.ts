@@ -62,7 +62,7 @@ export function approveKyc(state: TenantState, id: number): Cardholder {
 }
 
 /** The KYC timer: approves if still pending. */
-export function approveKycByPlan(state: TenantState, id: number): Cardholder | undefined {
+export function approveKycWhenDue(state: TenantState, id: number): Cardholder | undefined {
   const cardholder = state.cardholders.get(id);
   if (!cardholder || cardholder.kyc_status !== "PENDING") return undefined;
   cardholder.kyc_status = "APPROVED";

@@ -8,12 +8,12 @@ import type { TenantState } from "./state.js";
 import { PARTNER_BANK } from "./catalog.js";
 import { iso, isoOrNull, type DomainContext } from "./context.js";
 import { DomainError } from "./errors.js";
+import { CHECKOUT_VALIDITY_MS } from "./limits.js";
 import { checkoutCompleted } from "./events.js";
 import { post } from "./ledger.js";
 import { toMajor, type Minor } from "./money.js";
 import { allocateAccountNumber } from "./virtual-accounts.js";
 
-export const CHECKOUT_VALIDITY_MS = 30 * 60_000;
 
 export interface CheckoutRequest {
   amount: Minor;

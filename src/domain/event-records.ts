@@ -3,7 +3,8 @@
  * Kept apart from the emitters (events.ts) so the state can name the record without importing rules.
  */
 import { MAX_AMOUNT, MAX_NARRATION } from "./bounds.js";
-import { PAYOUT_FEE_CAP, toMajor } from "./money.js";
+import { PAYOUT_FEE_CAP } from "./limits.js";
+import { toMajor } from "./money.js";
 import { EVENT_STATUSES, timestamp } from "./records.js";
 import { z } from "./zod.js";
 

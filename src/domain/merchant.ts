@@ -4,10 +4,12 @@
  */
 import type { DomainContext, Ids } from "./context.js";
 import { fieldError } from "./errors.js";
+import { DEFAULT_LIMITS } from "./limits.js";
 import type { Capability, ClockMode, ClockSettings, MerchantConfig, MerchantDelays, MerchantLimits, WebhookSettings } from "./records.js";
 import { toMajor, toMinor, type Minor } from "./money.js";
 import { emptyState, type TenantState } from "./state.js";
 import { fundWallet } from "./wallet.js";
+import { DEFAULT_RETRY_SCHEDULE_SECONDS } from "./webhook-policy.js";
 
 export interface MerchantSettings {
   business_name?: string;
@@ -29,16 +31,7 @@ export const DEFAULTS = {
   business_name: "Sandbox Merchant",
   wallet_balance: 1_000_000,
   capabilities: { payouts: true, vtu: true, virtual_cards: true, checkout: true },
-  limits: {
-    payout_min: 100,
-    payout_max: 5_000_000,
-    payout_hourly_amount: 20_000_000,
-    payout_daily_amount: 100_000_000,
-    payout_attempts_per_hour: 100,
-    payout_attempts_per_ip_per_hour: 20,
-    payout_review_threshold: 1_000_000,
-    requests_per_minute: 1_000,
-  },
+  limits: DEFAULT_LIMITS,
   card_funding_fee_usd: 1,
   usd_ngn_rate: 1_600,
   delays: { payout_settlement_seconds: 30, vtu_settlement_seconds: 60, kyc_approval_seconds: 120 },
@@ -46,8 +39,7 @@ export const DEFAULTS = {
     signature_algorithm: "sha256",
     signature_encoding: "hex",
     timeout_seconds: 10,
-    // 1 min, 5 min, 30 min, 2 h, 6 h, 24 h: six retries after the first attempt, then failed.
-    retry_schedule_seconds: [60, 300, 1_800, 7_200, 21_600, 86_400],
+    retry_schedule_seconds: [...DEFAULT_RETRY_SCHEDULE_SECONDS],
   } satisfies WebhookSettings,
   clock_speed: 1,
 } as const;

@@ -22,8 +22,3 @@ export function hasAtMostTwoDecimals(major: number): boolean {
   return Number.isFinite(major) && Math.round(major * 100) / 100 === major;
 }
 
-/** Payout fee: 1% of the amount, capped at 1,000 Naira. Rounded half-up to the kobo. */
-export const PAYOUT_FEE_CAP: Minor = 1_000_00;
-export function payoutFee(amount: Minor): Minor {
-  return Math.min(Math.round(amount / 100), PAYOUT_FEE_CAP);
-}

@@ -10,11 +10,11 @@ import { iso, isoOrNull, type DomainContext } from "./context.js";
 import { DomainError, fieldError } from "./errors.js";
 import { payoutSettled } from "./events.js";
 import { post } from "./ledger.js";
-import { payoutFee, toMajor, type Minor } from "./money.js";
+import { payoutFee } from "./limits.js";
+import { toMajor, type Minor } from "./money.js";
 import { isPlausibleNuban } from "./nuban.js";
 import { isMagicAccount, planPayout } from "./outcomes.js";
-import { HOUR, admit } from "./rate-limits.js";
-import { recordVolume, releaseVolume, volumeUsed } from "./volume.js";
+import { assertVolume, recordVolume, releaseVolume } from "./volume.js";
 import { cancelTimers, schedule } from "./timers.js";
 
 export interface PayoutRequest {
@@ -26,30 +26,6 @@ export interface PayoutRequest {
   reference?: string;
   narration?: string;
   client_ip: string;
-}
-
-/**
- * Counts one payout attempt against the merchant's hourly cap and the per-IP cap (20/h by the spec,
- * counted per merchant and IP). Runs before validation: refused attempts count, as the spec says.
- */
-export function admitPayoutAttempt(ctx: DomainContext, state: TenantState, clientIp: string): void {
-  const { limits } = ctx.config;
-  const w = state.windows;
-  let byIp = w.payoutAttemptsByIp.get(clientIp);
-  if (!byIp) {
-    byIp = [];
-    w.payoutAttemptsByIp.set(clientIp, byIp);
-  }
-  admit(byIp, ctx.now, HOUR, limits.payout_attempts_per_ip_per_hour, "IP_RATE_LIMITED",
-    `Too many payout attempts from ${clientIp}: at most ${limits.payout_attempts_per_ip_per_hour} per hour.`);
-  try {
-    admit(w.payoutAttempts, ctx.now, HOUR, limits.payout_attempts_per_hour, "RATE_LIMITED",
-      `Too many payout attempts: at most ${limits.payout_attempts_per_hour} per hour for this account.`);
-  } catch (err) {
-    // The attempt was not admitted after all: take back the IP count so refusals stay unrecorded.
-    if (limits.payout_attempts_per_ip_per_hour > 0) byIp.pop();
-    throw err;
-  }
 }
 
 export function createPayout(ctx: DomainContext, state: TenantState, req: PayoutRequest): Payout {
@@ -67,7 +43,7 @@ export function createPayout(ctx: DomainContext, state: TenantState, req: Payout
   if (req.amount > limits.payout_max) {
     throw new DomainError("AMOUNT_ABOVE_MAXIMUM", `The maximum payout per transaction is NGN ${toMajor(limits.payout_max).toFixed(2)}.`);
   }
-  assertVolume(state, ctx.now, req.amount, limits);
+  assertVolume(state.windows.payoutVolume, ctx.now, req.amount, limits);
 
   const fee = payoutFee(req.amount);
   const reference = req.reference ?? uniqueReference(ctx, state);
@@ -154,7 +130,7 @@ export function failPayout(ctx: DomainContext, state: TenantState, reference: st
 }
 
 /** The settlement timer: applies the plan if the payout is still processing (a forced call may have won). */
-export function settlePayout(ctx: DomainContext, state: TenantState, reference: string): Payout | undefined {
+export function settlePayoutWhenDue(ctx: DomainContext, state: TenantState, reference: string): Payout | undefined {
   const payout = state.payouts.get(reference);
   if (!payout || payout.status !== "processing") return undefined;
   if (payout.plan.outcome === "completed") return completePayout(ctx, state, reference);
@@ -172,19 +148,6 @@ function fail(ctx: DomainContext, state: TenantState, payout: Payout, reason: st
   releaseVolume(state.windows.payoutVolume, payout.reference);
   payoutSettled(ctx, state, payout);
   return payout;
-}
-
-/** Refuses a payout that would take the rolling hour or day over its limit (failed payouts do not count). */
-function assertVolume(state: TenantState, now: number, amount: Minor, limits: { payout_hourly_amount: Minor; payout_daily_amount: Minor }): void {
-  const used = volumeUsed(state.windows.payoutVolume, now);
-  for (const [label, code, cap, spent] of [
-    ["hourly", "HOURLY_LIMIT_EXCEEDED", limits.payout_hourly_amount, used.hour],
-    ["daily", "DAILY_LIMIT_EXCEEDED", limits.payout_daily_amount, used.day],
-  ] as const) {
-    if (spent + amount > cap) {
-      throw new DomainError(code, `This payout would exceed the ${label} payout limit of NGN ${toMajor(cap).toFixed(2)} (NGN ${toMajor(spent).toFixed(2)} used).`);
-    }
-  }
 }
 
 function uniqueReference(ctx: DomainContext, state: TenantState): string {

@@ -20,7 +20,7 @@ import {
   RATE_DECIMALS,
 } from "./bounds.js";
 import { httpUrl, ipAddress } from "./fields.js";
-import { PAYOUT_FEE_CAP } from "./money.js";
+import { PAYOUT_FEE_CAP } from "./limits.js";
 import { z } from "./zod.js";
 
 // ---- Building blocks ---------------------------------------------------------------------------
@@ -275,7 +275,8 @@ export type OutcomeRule = z.infer<typeof OutcomeRuleRecord>;
 
 // ---- Payouts, VTU, cards -------------------------------------------------------------------------
 
-export const PAYOUT_STATUSES = ["pending", "pending_approval", "processing", "completed", "failed"] as const;
+/** The spec also names `pending` ("just created and not yet sent"); the sandbox never holds a payout in it. */
+export const PAYOUT_STATUSES = ["pending_approval", "processing", "completed", "failed"] as const;
 export type PayoutStatus = (typeof PAYOUT_STATUSES)[number];
 
 export const PayoutRecord = z.object({
@@ -291,7 +292,8 @@ export const PayoutRecord = z.object({
   account_number: nuban,
   account_name: name,
   narration: z.string().max(MAX_NARRATION).nullable(),
-  source: z.enum(["api", "dashboard"]),
+  /** The spec's status endpoint shows where a payout came from: every sandbox payout comes through the API. */
+  source: z.literal("api"),
   client_ip: z.string().max(64),
   created_at: timestamp,
   processed_at: optionalTime,

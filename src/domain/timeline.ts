@@ -21,7 +21,7 @@ export function addTimelineEntry(ctx: DomainContext, state: TenantState, at: num
   return entry;
 }
 
-export function runTimelineEntry(ctx: DomainContext, state: TenantState, index: number): void {
+export function runTimelineEntryWhenDue(ctx: DomainContext, state: TenantState, index: number): void {
   const entry = state.timeline[index];
   if (!entry || entry.result !== null) return;
   const a = entry.action;

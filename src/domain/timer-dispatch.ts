@@ -1,30 +1,30 @@
 /**
- * What each timer kind does when it fires. `ctx.now` is the timer's own time, so every timestamp a
- * settlement writes is the moment it was due, however late the clock got there.
+ * What each timer kind does when it falls due: one entry point per kind, each named `...WhenDue`,
+ * each a no-op when a forced transition got there first. `ctx.now` is the timer's own time, so every
+ * timestamp a settlement writes is the moment it was due, however late the clock got there.
+ * `webhook.attempt` timers are the webhook dispatcher's (they do I/O): the engine hands them over.
  */
-import type { TenantState } from "./state.js";
-import { approveKycByPlan } from "./cards.js";
+import { approveKycWhenDue } from "./cards.js";
 import type { DomainContext } from "./context.js";
-import { settlePayout } from "./payouts.js";
-import { runTimelineEntry } from "./timeline.js";
-import type { Timer } from "./timers.js";
-import { settleVtuByPlan } from "./vtu.js";
+import { settlePayoutWhenDue } from "./payouts.js";
+import type { Timer, TimerKind } from "./records.js";
+import type { TenantState } from "./state.js";
+import { runTimelineEntryWhenDue } from "./timeline.js";
+import { settleVtuWhenDue } from "./vtu.js";
 
-export function fireTimer(ctx: DomainContext, state: TenantState, timer: Timer): void {
-  switch (timer.kind) {
-    case "payout.settle":
-      settlePayout(ctx, state, timer.ref);
-      return;
-    case "vtu.settle":
-      settleVtuByPlan(ctx, state, timer.ref);
-      return;
-    case "kyc.approve":
-      approveKycByPlan(state, Number(timer.ref));
-      return;
-    case "timeline.run":
-      runTimelineEntry(ctx, state, Number(timer.ref));
-      return;
-    case "webhook.attempt":
-      return; // delivered by the webhook dispatcher, which does the HTTP
-  }
+export type DomainTimerKind = Exclude<TimerKind, "webhook.attempt">;
+
+const WHEN_DUE: Record<DomainTimerKind, (ctx: DomainContext, state: TenantState, ref: string) => unknown> = {
+  "payout.settle": (ctx, state, ref) => settlePayoutWhenDue(ctx, state, ref),
+  "vtu.settle": (ctx, state, ref) => settleVtuWhenDue(ctx, state, ref),
+  "kyc.approve": (_ctx, state, ref) => approveKycWhenDue(state, Number(ref)),
+  "timeline.run": (ctx, state, ref) => runTimelineEntryWhenDue(ctx, state, Number(ref)),
+};
+
+export function isDomainTimer(timer: Timer): timer is Timer & { kind: DomainTimerKind } {
+  return timer.kind !== "webhook.attempt";
+}
+
+export function fireTimer(ctx: DomainContext, state: TenantState, timer: Timer & { kind: DomainTimerKind }): void {
+  WHEN_DUE[timer.kind](ctx, state, timer.ref);
 }

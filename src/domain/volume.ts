@@ -5,7 +5,9 @@
  */
 import type { Minor } from "./money.js";
 import type { VolumeWindow } from "./records.js";
-import { DAY, HOUR } from "./rate-limits.js";
+import { DomainError } from "./errors.js";
+import { DAY, HOUR } from "./limits.js";
+import { toMajor } from "./money.js";
 
 export type { VolumeEntry, VolumeWindow } from "./records.js";
 
@@ -54,5 +56,18 @@ export function releaseVolume(w: VolumeWindow, reference: string): void {
       if (i >= w.hourStart) w.hourSum -= e.amount;
     }
     return;
+  }
+}
+
+/** Refuses a payout that would take the rolling hour or day over its limit (failed payouts do not count). */
+export function assertVolume(w: VolumeWindow, now: number, amount: Minor, limits: { payout_hourly_amount: Minor; payout_daily_amount: Minor }): void {
+  const used = volumeUsed(w, now);
+  for (const [label, code, cap, spent] of [
+    ["hourly", "HOURLY_LIMIT_EXCEEDED", limits.payout_hourly_amount, used.hour],
+    ["daily", "DAILY_LIMIT_EXCEEDED", limits.payout_daily_amount, used.day],
+  ] as const) {
+    if (spent + amount > cap) {
+      throw new DomainError(code, `This payout would exceed the ${label} payout limit of NGN ${toMajor(cap).toFixed(2)} (NGN ${toMajor(spent).toFixed(2)} used).`);
+    }
   }
 }

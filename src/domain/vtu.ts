@@ -145,7 +145,7 @@ export function settleVtuNow(ctx: DomainContext, state: TenantState, reference: 
 }
 
 /** The settlement timer: applies the plan if the purchase is still processing. */
-export function settleVtuByPlan(ctx: DomainContext, state: TenantState, reference: string): VtuPurchase | undefined {
+export function settleVtuWhenDue(ctx: DomainContext, state: TenantState, reference: string): VtuPurchase | undefined {
   const record = state.vtu.get(reference);
   if (!record || record.status !== "processing" || !record.plan || record.plan.then === "hold") return undefined;
   return settle(ctx, state, record, record.plan.then);

@@ -21,6 +21,11 @@ import { cancelTimers, schedule } from "./timers.js";
 
 /** The delivery log's `url` for deliveries answered by the built-in capture (no webhook_url set). */
 export const CAPTURE_URL = "sandbox:webhook-capture";
+/**
+ * The retry schedule (README "Sandbox choices"; a merchant can set its own): 1 min, 5 min, 30 min,
+ * 2 h, 6 h, 24 h on the merchant's clock after each failed attempt, then the event is failed.
+ */
+export const DEFAULT_RETRY_SCHEDULE_SECONDS = [60, 300, 1_800, 7_200, 21_600, 86_400] as const;
 /** How long a `delay` fault defers an attempt when its rule gives no delay_seconds. */
 export const DEFAULT_FAULT_DELAY_SECONDS = 60;
 

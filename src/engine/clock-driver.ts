@@ -17,7 +17,7 @@
 import { performance } from "node:perf_hooks";
 import { recordIncident } from "../domain/incidents.js";
 import type { Timer } from "../domain/records.js";
-import { fireTimer } from "../domain/timer-dispatch.js";
+import { fireTimer, isDomainTimer } from "../domain/timer-dispatch.js";
 import { nextTimer, popDue } from "../domain/timers.js";
 import { contextOf, type Tenant } from "./tenant.js";
 
@@ -183,7 +183,7 @@ export class ClockDriver {
 
   /** One timer: a webhook attempt (I/O, returned to wait for) or a domain transition (its events wait in the outbox). */
   private fire(tenant: Tenant, timer: Timer): Promise<void> | undefined {
-    if (timer.kind === "webhook.attempt") return this.dispatcher?.onTimer(tenant, timer);
+    if (!isDomainTimer(timer)) return this.dispatcher?.onTimer(tenant, timer);
     try {
       fireTimer({ ...contextOf(tenant), now: timer.at }, tenant.state, timer);
     } catch (err) {

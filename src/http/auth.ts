@@ -5,7 +5,8 @@
  */
 import { createHash, timingSafeEqual } from "node:crypto";
 import type { MiddlewareHandler } from "hono";
-import { admit, MINUTE } from "../domain/rate-limits.js";
+import { admit } from "../domain/attempt-caps.js";
+import { MINUTE } from "../domain/limits.js";
 import type { Registry } from "../engine/registry.js";
 import { resolveClientIp } from "./client-ip.js";
 import type { AppEnv } from "./env.js";

@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { isPlausibleNuban, makeNuban, nubanCheckDigit } from "../../src/domain/nuban.js";
 import { isLuhnValid, makePan, maskPan } from "../../src/domain/pan.js";
-import { payoutFee, toMajor, toMinor, hasAtMostTwoDecimals } from "../../src/domain/money.js";
+import { payoutFee } from "../../src/domain/limits.js";
+import { toMajor, toMinor, hasAtMostTwoDecimals } from "../../src/domain/money.js";
 import { createIds } from "../../src/engine/ids.js";
 import { accountHolderName } from "../../src/domain/names.js";
 

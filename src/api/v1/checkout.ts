@@ -1,5 +1,6 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { checkoutCreatedView, checkoutLinks, checkoutView, createCheckout, findCheckout } from "../../domain/checkout.js";
+import { CHECKOUT_DESCRIPTION_MAX, CHECKOUT_MIN_AMOUNT } from "../../domain/limits.js";
 import { toMinor } from "../../domain/money.js";
 import { requireCapability } from "../../http/capability.js";
 import { body, errors, json, security } from "../../http/openapi.js";
@@ -9,8 +10,8 @@ import { contextOf } from "../../engine/tenant.js";
 
 const CreateCheckout = z
   .object({
-    amount: amount({ min: 100 }),
-    description: z.string().trim().max(200, { message: "Must be at most 200 characters." }).optional(),
+    amount: amount({ min: CHECKOUT_MIN_AMOUNT }),
+    description: z.string().trim().max(CHECKOUT_DESCRIPTION_MAX, { message: `Must be at most ${CHECKOUT_DESCRIPTION_MAX} characters.` }).optional(),
     redirect_url: z.url({ protocol: /^https?$/, message: "Must be an http(s) URL." }).max(2000).optional(),
     customer_email: email.optional(),
     customer_name: text(100).optional(),

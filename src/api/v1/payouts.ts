@@ -2,7 +2,8 @@ import { createRoute, z } from "@hono/zod-openapi";
 import type { MiddlewareHandler } from "hono";
 import { bankList, verifyAccount } from "../../domain/name-enquiry.js";
 import { toMinor } from "../../domain/money.js";
-import { admitPayoutAttempt, createPayout, findPayout, payoutStatusView, payoutView } from "../../domain/payouts.js";
+import { admitPayoutAttempt } from "../../domain/attempt-caps.js";
+import { createPayout, findPayout, payoutStatusView, payoutView } from "../../domain/payouts.js";
 import { requireCapability } from "../../http/capability.js";
 import type { AppEnv } from "../../http/env.js";
 import { body, errors, json, security } from "../../http/openapi.js";
@@ -39,7 +40,9 @@ const PayoutRecord = z.object({
   total_deducted: z.number(),
   net_amount: z.number(),
   order_no: z.string(),
-  status: z.enum(["pending", "pending_approval", "processing", "completed", "failed"]),
+  status: z.enum(["pending", "pending_approval", "processing", "completed", "failed"]).openapi({
+    description: "The spec's payout states. `pending` (created, not yet sent) is the real service's; the sandbox never returns it.",
+  }),
   account: z.string().openapi({ description: "**** followed by the last 4 digits" }),
   account_name: z.string(),
   bank_name: z.string(),

@@ -17,6 +17,7 @@ import { requireCapability } from "../../http/capability.js";
 import type { AppEnv } from "../../http/env.js";
 import { body, errors, json, security } from "../../http/openapi.js";
 import { amount, phone, text } from "../../domain/fields.js";
+import { AIRTIME_AMOUNT, ELECTRICITY_AMOUNT, EXAM_QUANTITY } from "../../domain/limits.js";
 import { router } from "../../http/validation.js";
 import { contextOf, type Tenant } from "../../engine/tenant.js";
 import type { Context } from "hono";
@@ -29,7 +30,7 @@ const Airtime = z
   .object({
     network,
     phone,
-    amount: amount({ min: 50, max: 50_000 }),
+    amount: amount(AIRTIME_AMOUNT),
     airtime_type: z.enum(["VTU", "Sharesell"], { message: "Must be VTU or Sharesell." }).default("VTU"),
   })
   .openapi("AirtimePurchase");
@@ -46,7 +47,7 @@ const Electricity = z
     disco_id: id("disco"),
     meter_number: z.string().trim().regex(/^\d{11,13}$/, { message: "Must be the 11-13 digit meter number." }),
     meter_type: z.enum(["Prepaid", "Postpaid"], { message: "Must be Prepaid or Postpaid." }),
-    amount: amount({ min: 500, max: 100_000 }),
+    amount: amount(ELECTRICITY_AMOUNT),
     customer_name: text(100).optional(),
     customer_address: text(300).optional(),
     customer_phone: phone.optional(),
@@ -55,7 +56,11 @@ const Electricity = z
 const Exam = z
   .object({
     exam_type_id: id("exam type"),
-    quantity: z.number({ message: "Must be a whole number from 1 to 20." }).int({ message: "Must be a whole number from 1 to 20." }).min(1, { message: "Must be at least 1." }).max(20, { message: "Must be at most 20." }),
+    quantity: z
+      .number({ message: `Must be a whole number from ${EXAM_QUANTITY.min} to ${EXAM_QUANTITY.max}.` })
+      .int({ message: `Must be a whole number from ${EXAM_QUANTITY.min} to ${EXAM_QUANTITY.max}.` })
+      .min(EXAM_QUANTITY.min, { message: `Must be at least ${EXAM_QUANTITY.min}.` })
+      .max(EXAM_QUANTITY.max, { message: `Must be at most ${EXAM_QUANTITY.max}.` }),
   })
   .openapi("ExamPurchase");
 
