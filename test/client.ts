@@ -1,0 +1,186 @@
+/**
+ * One typed test client over a harness merchant (test/helpers.ts): each flow a test needs, written
+ * once, so a flow test reads in a few lines:
+ *
+ *   const c = client(await harness().merchant({ wallet_balance: 50_000 }));
+ *   const payout = await c.payout({ amount: 5_000 });
+ *   await c.advance("30s");
+ *   expect(await c.events("payout.completed")).toHaveLength(1);
+ *
+ * Helpers that create something assert that it was created (a 2xx) and return the data; `payout`
+ * and the other calls whose refusals tests examine return the whole reply instead.
+ */
+import { expect } from "vitest";
+import type { deliveryView, eventView } from "../src/domain/events.js";
+import type { cardView, cardholderView } from "../src/domain/cards.js";
+import type { checkoutCreatedView } from "../src/domain/checkout.js";
+import { accountHolderName } from "../src/domain/names.js";
+import { makeNuban } from "../src/domain/nuban.js";
+import type { vaPaymentView, virtualAccountView } from "../src/domain/virtual-accounts.js";
+import type { CallOptions, Merchant, Reply } from "./helpers.js";
+
+export type VirtualAccountView = ReturnType<typeof virtualAccountView>;
+export type PaymentView = ReturnType<typeof vaPaymentView>;
+export type EventView = ReturnType<typeof eventView>;
+export type DeliveryView = ReturnType<typeof deliveryView>;
+export type CheckoutCreated = ReturnType<typeof checkoutCreatedView>;
+export type CardView = ReturnType<typeof cardView>;
+export type CardholderView = ReturnType<typeof cardholderView>;
+export interface ClockView {
+  now: string;
+  mode: "manual" | "realtime";
+  speed: number;
+  pending_timers: number;
+  fired: number;
+}
+export interface RuleView {
+  id: string;
+  target: string;
+  match: Record<string, string | number | boolean> | null;
+  outcome: string;
+  delay_seconds: number | null;
+  times: number | null;
+  created_at: string;
+}
+
+/** A valid NUBAN at GTBank (058) that resolves and completes: the default payout destination. */
+export const PAYOUT_ACCOUNT = makeNuban("058", "100200300");
+
+export interface PayoutBody {
+  amount: number;
+  bank_code: string;
+  account_number: string;
+  account_name: string;
+  bank_name: string;
+  reference?: string;
+  narration?: string;
+}
+
+export interface TestClient {
+  readonly merchant: Merchant;
+  call(method: string, path: string, opts?: CallOptions): Promise<Reply>;
+  /** Moves the clock by seconds, by "30s"/"5m"/"2h"/"1d", or `{ to: ISO }`; asserts 200. */
+  advance(by: number | string | { to: string }): Promise<ClockView>;
+  /** Waits for the webhook attempts in flight (an advance by 0 seconds). */
+  flush(): Promise<void>;
+  /** The wallet balance through GET /api/v1/wallet/balance, in Naira. */
+  balance(): Promise<number>;
+  fund(amount: number): Promise<void>;
+  /** An individual's virtual account (BVN given); `body` overrides the defaults. */
+  virtualAccount(body?: Record<string, unknown>): Promise<VirtualAccountView>;
+  /** A bank transfer into a virtual account (control API); asserts 201. */
+  transferIn(accountNumber: string, amount?: number, extra?: { narration?: string; payer_name?: string; payer_bank?: string }): Promise<PaymentView>;
+  /**
+   * POST /api/v1/payout/transfer with a valid body: 5,000 Naira to PAYOUT_ACCOUNT at GTBank, the
+   * name its name enquiry resolves to. `body` overrides any field (the name follows a changed account
+   * unless given). Returns the reply: refusals are for the test to examine.
+   */
+  payout(body?: Partial<PayoutBody>): Promise<Reply>;
+  /** A payment link (POST /api/v1/checkout/create); asserts 200. */
+  checkout(body?: Record<string, unknown>): Promise<CheckoutCreated>;
+  /** The customer's transfer to a payment link (control API; default: the exact amount). */
+  payLink(reference: string, amount?: number): Promise<Reply>;
+  /** POST /api/v1/vtu/airtime with a valid body (MTN, 500 Naira); `body` overrides. */
+  airtime(body?: Record<string, unknown>): Promise<Reply>;
+  /** A cardholder, approved at once unless `approved: false`. */
+  cardholder(body?: Record<string, unknown>, opts?: { approved?: boolean }): Promise<CardholderView>;
+  /** An approved cardholder's card, funded with `usd` (none when 0). */
+  fundedCard(usd?: number, body?: Record<string, unknown>): Promise<CardView>;
+  /** An outcome rule (POST /sandbox/v1/outcomes); asserts 201. */
+  rule(input: { target: string; outcome: string; match?: Record<string, string | number | boolean>; delay_seconds?: number; times?: number }): Promise<RuleView>;
+  rules(): Promise<RuleView[]>;
+  /** The merchant's events, oldest first (of one type, if given). */
+  events(type?: string): Promise<EventView[]>;
+  /** Every delivery attempt, oldest first (of one event, if given). */
+  deliveries(eventId?: string): Promise<DeliveryView[]>;
+  /** GET /sandbox/v1/snapshot's `data`. */
+  snapshot(): Promise<any>;
+}
+
+const ok = (res: Reply, what: string, status?: number) => {
+  if (status === undefined) expect(res.status, `${what}: ${JSON.stringify(res.body)}`).toBeLessThan(300);
+  else expect(res.status, `${what}: ${JSON.stringify(res.body)}`).toBe(status);
+  return res.body;
+};
+
+let references = 0;
+
+export function client(merchant: Merchant): TestClient {
+  const call = merchant.call;
+  const self: TestClient = {
+    merchant,
+    call,
+    async advance(by) {
+      const body = typeof by === "number" ? { seconds: by } : typeof by === "string" ? { by } : by;
+      return ok(await call("POST", "/sandbox/v1/clock/advance", { body }), "advance", 200).data as ClockView;
+    },
+    async flush() {
+      await self.advance(0);
+    },
+    async balance() {
+      return ok(await call("GET", "/api/v1/wallet/balance"), "balance", 200).data.balance as number;
+    },
+    async fund(amount) {
+      ok(await call("POST", "/sandbox/v1/wallet/fund", { body: { amount } }), "fund", 200);
+    },
+    async virtualAccount(body = {}) {
+      const res = await call("POST", "/api/v1/virtual-account/create", {
+        body: { email: "ada@example.com", reference: `cust-${++references}`, bank: "partnerbank", first_name: "Ada", last_name: "Obi", bvn: "22212345678", ...body },
+      });
+      return ok(res, "virtual account", 200).data as VirtualAccountView;
+    },
+    async transferIn(accountNumber, amount = 7_500, extra = {}) {
+      const res = await call("POST", `/sandbox/v1/virtual-accounts/${accountNumber}/transfers`, {
+        body: { amount, narration: "Order 1001", payer_name: "BELLO HALIMA", payer_bank: "Zenith Bank", ...extra },
+      });
+      return ok(res, "transfer in", 201).data as PaymentView;
+    },
+    payout(body = {}) {
+      const bank_code = body.bank_code ?? "058";
+      const account_number = body.account_number ?? PAYOUT_ACCOUNT;
+      return call("POST", "/api/v1/payout/transfer", {
+        body: { amount: 5_000, bank_name: "Guaranty Trust Bank", ...body, bank_code, account_number, account_name: body.account_name ?? accountHolderName(bank_code, account_number) },
+      });
+    },
+    async checkout(body = {}) {
+      return ok(await call("POST", "/api/v1/checkout/create", { body: { amount: 12_500, ...body } }), "checkout", 200) as CheckoutCreated;
+    },
+    payLink(reference, amount) {
+      return call("POST", `/sandbox/v1/checkout/${encodeURIComponent(reference)}/pay`, { body: amount === undefined ? {} : { amount } });
+    },
+    airtime(body = {}) {
+      return call("POST", "/api/v1/vtu/airtime", { body: { network: "mtn", phone: "08031234567", amount: 500, ...body } });
+    },
+    async cardholder(body = {}, { approved = true } = {}) {
+      const created = ok(
+        await call("POST", "/api/v1/virtual-cards/cardholders", { body: { first_name: "Ada", last_name: "Obi", email: `holder-${++references}@example.com`, ...body } }),
+        "cardholder",
+        200,
+      ) as CardholderView;
+      if (!approved || created.kyc_status === "APPROVED") return created;
+      return ok(await call("POST", `/sandbox/v1/cardholders/${created.cardholder_id}/approve`), "approve KYC", 200) as CardholderView;
+    },
+    async fundedCard(usd = 100, body = {}) {
+      const holder = await self.cardholder();
+      const card = ok(await call("POST", "/api/v1/virtual-cards", { body: { cardholder_id: holder.cardholder_id, ...body } }), "card", 200) as CardView;
+      if (usd > 0) ok(await call("POST", `/api/v1/virtual-cards/${card.card_id}/fund`, { body: { amount: usd } }), "fund card", 200);
+      return ok(await call("GET", `/api/v1/virtual-cards/${card.card_id}`), "card", 200) as CardView;
+    },
+    async rule(input) {
+      return ok(await call("POST", "/sandbox/v1/outcomes", { body: input }), "outcome rule", 201).data as RuleView;
+    },
+    async rules() {
+      return ok(await call("GET", "/sandbox/v1/outcomes"), "outcome rules", 200).data as RuleView[];
+    },
+    async events(type) {
+      return ok(await call("GET", `/sandbox/v1/events${type ? `?type=${encodeURIComponent(type)}` : ""}`), "events", 200).data as EventView[];
+    },
+    async deliveries(eventId) {
+      return ok(await call("GET", `/sandbox/v1/webhook-deliveries${eventId ? `?event_id=${encodeURIComponent(eventId)}` : ""}`), "deliveries", 200).data as DeliveryView[];
+    },
+    async snapshot() {
+      return ok(await call("GET", "/sandbox/v1/snapshot"), "snapshot", 200).data;
+    },
+  };
+  return self;
+}
