@@ -7,17 +7,21 @@
  *   await c.advance("30s");
  *   expect(await c.events("payout.completed")).toHaveLength(1);
  *
- * Helpers that create something assert that it was created (a 2xx) and return the data; `payout`
- * and the other calls whose refusals tests examine return the whole reply instead.
+ * Helpers that create or read something assert that it worked (the 2xx, `success: true`) and return
+ * the data; `payout` and the other calls whose refusals tests examine return the whole reply instead.
+ * Beside the client: `at` (sim time as ISO) and the assertions several resource files share.
  */
 import { expect } from "vitest";
 import type { deliveryView, eventView } from "../src/domain/events.js";
-import type { cardView, cardholderView } from "../src/domain/cards.js";
-import type { checkoutCreatedView } from "../src/domain/checkout.js";
+import type { cardView, cardholderView, fundsMovedView } from "../src/domain/cards.js";
+import type { checkoutCreatedView, checkoutLinks, checkoutView } from "../src/domain/checkout.js";
+import type { ledgerEntryView } from "../src/domain/ledger.js";
 import { accountHolderName } from "../src/domain/names.js";
-import { makeNuban } from "../src/domain/nuban.js";
+import { makeNuban, nubanCheckDigit } from "../src/domain/nuban.js";
+import type { payoutStatusView, payoutView } from "../src/domain/payouts.js";
 import type { vaPaymentView, virtualAccountView } from "../src/domain/virtual-accounts.js";
-import type { CallOptions, Merchant, Reply } from "./helpers.js";
+import type { Tenant } from "../src/engine/tenant.js";
+import { expectError, START, type CallOptions, type Merchant, type Reply } from "./helpers.js";
 
 export type VirtualAccountView = ReturnType<typeof virtualAccountView>;
 export type PaymentView = ReturnType<typeof vaPaymentView>;
@@ -26,6 +30,12 @@ export type DeliveryView = ReturnType<typeof deliveryView>;
 export type CheckoutCreated = ReturnType<typeof checkoutCreatedView>;
 export type CardView = ReturnType<typeof cardView>;
 export type CardholderView = ReturnType<typeof cardholderView>;
+export type CardFunding = ReturnType<typeof fundsMovedView>;
+/** The status record: the link and both its URLs. */
+export type CheckoutView = ReturnType<typeof checkoutView> & ReturnType<typeof checkoutLinks>;
+export type PayoutView = ReturnType<typeof payoutView>;
+export type PayoutStatusView = ReturnType<typeof payoutStatusView>;
+export type LedgerEntryView = ReturnType<typeof ledgerEntryView>;
 export interface ClockView {
   now: string;
   mode: "manual" | "realtime";
@@ -46,6 +56,24 @@ export interface RuleView {
 /** A valid NUBAN at GTBank (058) that resolves and completes: the default payout destination. */
 export const PAYOUT_ACCOUNT = makeNuban("058", "100200300");
 
+/** The ISO time `seconds` after START, where every harness merchant's manual clock begins. */
+export const at = (seconds: number) => new Date(START + seconds * 1000).toISOString();
+
+/** Asserts a 10-digit NUBAN whose CBN check digit is right for the partner bank (999). */
+export function expectPartnerNuban(n: unknown): void {
+  expect(n).toMatch(/^\d{10}$/);
+  const s = n as string;
+  expect(nubanCheckDigit("999", s.slice(0, 9))).toBe(Number(s[9]));
+}
+
+/** Asserts a 422 VALIDATION_ERROR whose `errors` names exactly `fields`, each with a message; returns the body. */
+export function expectInvalid(res: Reply, fields: string[]) {
+  const body = expectError(res, 422, "VALIDATION_ERROR");
+  expect(Object.keys(body.errors ?? {}).sort()).toEqual([...fields].sort());
+  for (const field of fields) expect(body.errors![field]!.length, field).toBeGreaterThan(0);
+  return body;
+}
+
 export interface PayoutBody {
   amount: number;
   bank_code: string;
@@ -58,16 +86,27 @@ export interface PayoutBody {
 
 export interface TestClient {
   readonly merchant: Merchant;
+  /** The merchant's tenant, for checks on its state (ledger, records). */
+  readonly tenant: Tenant;
   call(method: string, path: string, opts?: CallOptions): Promise<Reply>;
   /** Moves the clock by seconds, by "30s"/"5m"/"2h"/"1d", or `{ to: ISO }`; asserts 200. */
   advance(by: number | string | { to: string }): Promise<ClockView>;
+  /** GET /sandbox/v1/clock's `data`; asserts 200. */
+  clock(): Promise<ClockView>;
   /** Waits for the webhook attempts in flight (an advance by 0 seconds). */
   flush(): Promise<void>;
   /** The wallet balance through GET /api/v1/wallet/balance, in Naira. */
   balance(): Promise<number>;
   fund(amount: number): Promise<void>;
-  /** An individual's virtual account (BVN given); `body` overrides the defaults. */
+  /** The wallet ledger (GET /sandbox/v1/wallet/ledger), oldest first; asserts 200. */
+  ledger(): Promise<LedgerEntryView[]>;
+  /**
+   * A virtual account (asserts 200): an individual's (BVN given), or a business's (name and CAC
+   * number given) when `body.customer_type` is "business"; `body` overrides the defaults.
+   */
   virtualAccount(body?: Record<string, unknown>): Promise<VirtualAccountView>;
+  /** The merchant's virtual accounts (GET /api/v1/virtual-accounts), oldest first; asserts 200. */
+  virtualAccounts(): Promise<VirtualAccountView[]>;
   /** A bank transfer into a virtual account (control API); asserts 201. */
   transferIn(accountNumber: string, amount?: number, extra?: { narration?: string; payer_name?: string; payer_bank?: string }): Promise<PaymentView>;
   /**
@@ -75,17 +114,27 @@ export interface TestClient {
    * name its name enquiry resolves to. `body` overrides any field (the name follows a changed account
    * unless given). Returns the reply: refusals are for the test to examine.
    */
-  payout(body?: Partial<PayoutBody>): Promise<Reply>;
+  payout(body?: Partial<PayoutBody>, opts?: { ip?: string }): Promise<Reply>;
+  /** `payout` that must be accepted (201) and processing; returns the record. */
+  processingPayout(body?: Partial<PayoutBody>): Promise<PayoutView>;
+  /** GET /api/v1/payout/status's record; asserts 200. */
+  payoutStatus(reference: string): Promise<PayoutStatusView>;
   /** A payment link (POST /api/v1/checkout/create); asserts 200. */
   checkout(body?: Record<string, unknown>): Promise<CheckoutCreated>;
-  /** The customer's transfer to a payment link (control API; default: the exact amount). */
+  /** GET /api/v1/checkout/status's record; asserts 200. */
+  checkoutStatus(reference: string): Promise<CheckoutView>;
+  /** The customer's transfer to a payment link (control API; without `amount` no body: the exact amount). */
   payLink(reference: string, amount?: number): Promise<Reply>;
   /** POST /api/v1/vtu/airtime with a valid body (MTN, 500 Naira); `body` overrides. */
   airtime(body?: Record<string, unknown>): Promise<Reply>;
-  /** A cardholder, approved at once unless `approved: false`. */
+  /** A cardholder, approved at once unless `approved: false`, which leaves it PENDING (asserted). */
   cardholder(body?: Record<string, unknown>, opts?: { approved?: boolean }): Promise<CardholderView>;
-  /** An approved cardholder's card, funded with `usd` (none when 0). */
+  /** An approved cardholder's card (a new cardholder unless `body.cardholder_id`), funded with `usd` (none when 0). */
   fundedCard(usd?: number, body?: Record<string, unknown>): Promise<CardView>;
+  /** GET /api/v1/virtual-cards/{id}; asserts 200. */
+  card(cardId: number): Promise<CardView>;
+  /** POST /api/v1/virtual-cards/{id}/fund with `usd`; asserts 200. */
+  fundCard(cardId: number, usd: number): Promise<CardFunding>;
   /** An outcome rule (POST /sandbox/v1/outcomes); asserts 201. */
   rule(input: { target: string; outcome: string; match?: Record<string, string | number | boolean>; delay_seconds?: number; times?: number }): Promise<RuleView>;
   rules(): Promise<RuleView[]>;
@@ -100,6 +149,7 @@ export interface TestClient {
 const ok = (res: Reply, what: string, status?: number) => {
   if (status === undefined) expect(res.status, `${what}: ${JSON.stringify(res.body)}`).toBeLessThan(300);
   else expect(res.status, `${what}: ${JSON.stringify(res.body)}`).toBe(status);
+  expect(res.body.success, what).toBe(true);
   return res.body;
 };
 
@@ -109,10 +159,14 @@ export function client(merchant: Merchant): TestClient {
   const call = merchant.call;
   const self: TestClient = {
     merchant,
+    tenant: merchant.tenant,
     call,
     async advance(by) {
       const body = typeof by === "number" ? { seconds: by } : typeof by === "string" ? { by } : by;
       return ok(await call("POST", "/sandbox/v1/clock/advance", { body }), "advance", 200).data as ClockView;
+    },
+    async clock() {
+      return ok(await call("GET", "/sandbox/v1/clock"), "clock", 200).data as ClockView;
     },
     async flush() {
       await self.advance(0);
@@ -123,11 +177,21 @@ export function client(merchant: Merchant): TestClient {
     async fund(amount) {
       ok(await call("POST", "/sandbox/v1/wallet/fund", { body: { amount } }), "fund", 200);
     },
+    async ledger() {
+      return ok(await call("GET", "/sandbox/v1/wallet/ledger"), "ledger", 200).data as LedgerEntryView[];
+    },
     async virtualAccount(body = {}) {
+      const customer =
+        body.customer_type === "business"
+          ? { business_name: "Zenith Foods Ltd", cac_number: "RC1234567" }
+          : { first_name: "Ada", last_name: "Obi", bvn: "22212345678" };
       const res = await call("POST", "/api/v1/virtual-account/create", {
-        body: { email: "ada@example.com", reference: `cust-${++references}`, bank: "partnerbank", first_name: "Ada", last_name: "Obi", bvn: "22212345678", ...body },
+        body: { email: "ada@example.com", reference: `cust-${++references}`, bank: "partnerbank", ...customer, ...body },
       });
       return ok(res, "virtual account", 200).data as VirtualAccountView;
+    },
+    async virtualAccounts() {
+      return ok(await call("GET", "/api/v1/virtual-accounts"), "virtual accounts", 200).data as VirtualAccountView[];
     },
     async transferIn(accountNumber, amount = 7_500, extra = {}) {
       const res = await call("POST", `/sandbox/v1/virtual-accounts/${accountNumber}/transfers`, {
@@ -135,18 +199,30 @@ export function client(merchant: Merchant): TestClient {
       });
       return ok(res, "transfer in", 201).data as PaymentView;
     },
-    payout(body = {}) {
+    payout(body = {}, { ip } = {}) {
       const bank_code = body.bank_code ?? "058";
       const account_number = body.account_number ?? PAYOUT_ACCOUNT;
       return call("POST", "/api/v1/payout/transfer", {
         body: { amount: 5_000, bank_name: "Guaranty Trust Bank", ...body, bank_code, account_number, account_name: body.account_name ?? accountHolderName(bank_code, account_number) },
+        ip,
       });
+    },
+    async processingPayout(body) {
+      const created = ok(await self.payout(body), "payout", 201).data as PayoutView;
+      expect(created.status, "payout").toBe("processing");
+      return created;
+    },
+    async payoutStatus(reference) {
+      return ok(await call("GET", `/api/v1/payout/status?reference=${encodeURIComponent(reference)}`), "payout status", 200).data as PayoutStatusView;
     },
     async checkout(body = {}) {
       return ok(await call("POST", "/api/v1/checkout/create", { body: { amount: 12_500, ...body } }), "checkout", 200) as CheckoutCreated;
     },
+    async checkoutStatus(reference) {
+      return ok(await call("GET", `/api/v1/checkout/status?reference=${encodeURIComponent(reference)}`), "checkout status", 200).data as CheckoutView;
+    },
     payLink(reference, amount) {
-      return call("POST", `/sandbox/v1/checkout/${encodeURIComponent(reference)}/pay`, { body: amount === undefined ? {} : { amount } });
+      return call("POST", `/sandbox/v1/checkout/${encodeURIComponent(reference)}/pay`, amount === undefined ? {} : { body: { amount } });
     },
     airtime(body = {}) {
       return call("POST", "/api/v1/vtu/airtime", { body: { network: "mtn", phone: "08031234567", amount: 500, ...body } });
@@ -157,14 +233,21 @@ export function client(merchant: Merchant): TestClient {
         "cardholder",
         200,
       ) as CardholderView;
+      if (!approved) expect(created.kyc_status, "cardholder").toBe("PENDING");
       if (!approved || created.kyc_status === "APPROVED") return created;
       return ok(await call("POST", `/sandbox/v1/cardholders/${created.cardholder_id}/approve`), "approve KYC", 200) as CardholderView;
     },
     async fundedCard(usd = 100, body = {}) {
-      const holder = await self.cardholder();
-      const card = ok(await call("POST", "/api/v1/virtual-cards", { body: { cardholder_id: holder.cardholder_id, ...body } }), "card", 200) as CardView;
-      if (usd > 0) ok(await call("POST", `/api/v1/virtual-cards/${card.card_id}/fund`, { body: { amount: usd } }), "fund card", 200);
-      return ok(await call("GET", `/api/v1/virtual-cards/${card.card_id}`), "card", 200) as CardView;
+      const cardholder_id = body.cardholder_id ?? (await self.cardholder()).cardholder_id;
+      const card = ok(await call("POST", "/api/v1/virtual-cards", { body: { ...body, cardholder_id } }), "card", 200) as CardView;
+      if (usd > 0) await self.fundCard(card.card_id, usd);
+      return self.card(card.card_id);
+    },
+    async card(cardId) {
+      return ok(await call("GET", `/api/v1/virtual-cards/${cardId}`), "card", 200) as CardView;
+    },
+    async fundCard(cardId, usd) {
+      return ok(await call("POST", `/api/v1/virtual-cards/${cardId}/fund`, { body: { amount: usd } }), "fund card", 200) as CardFunding;
     },
     async rule(input) {
       return ok(await call("POST", "/sandbox/v1/outcomes", { body: input }), "outcome rule", 201).data as RuleView;

@@ -3,13 +3,20 @@
  * wall clock, merchants made through the real sign-up route, and requests through `app.request()`
  * with a chosen client IP (as the node server would give it from the socket).
  */
-import { expect } from "vitest";
+import { spawn } from "node:child_process";
+import { mkdtemp, rm } from "node:fs/promises";
+import type { Server } from "node:http";
+import { tmpdir } from "node:os";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { afterEach, expect } from "vitest";
 import { createApp, type App, type AppOptions } from "../src/app.js";
 import { parseSettings } from "../src/config.js";
 import { buildRegistry, startServer, type RunningSandbox } from "../src/server.js";
 import type { Registry } from "../src/engine/registry.js";
 import type { Tenant } from "../src/engine/tenant.js";
 import { checkResponse } from "./openapi-check.js";
+import { startReceiver, type Receiver } from "./receiver.js";
 
 export const START = Date.parse("2026-03-02T09:00:00.000Z");
 
@@ -38,6 +45,16 @@ export interface Merchant {
   call(method: string, path: string, opts?: CallOptions): Promise<Reply>;
 }
 
+/** A response's body: parsed JSON, or the text itself when it is not JSON (HTML pages). */
+async function bodyOf(res: Response): Promise<unknown> {
+  const text = await res.text();
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+}
+
 export interface Harness {
   app: App;
   registry: Registry;
@@ -48,6 +65,8 @@ export interface Harness {
   merchant(settings?: Record<string, unknown>, opts?: { ip?: string }): Promise<Merchant>;
   /** The demo merchant of fixtures/merchants.json. */
   demo(): Merchant;
+  /** A merchant already in the registry (one a scenario load made, say), by its id. */
+  existing(merchantId: string): Merchant;
 }
 
 export interface HarnessOptions extends Partial<AppOptions> {
@@ -73,13 +92,7 @@ export function harness(options: HarnessOptions = {}): Harness {
     }
     const env = { incoming: { socket: { remoteAddress: opts.ip ?? "127.0.0.1" } } };
     const res = await app.request(path, { method, headers, body }, env);
-    const text = await res.text();
-    let parsed: unknown = text;
-    try {
-      parsed = JSON.parse(text);
-    } catch {
-      // non-JSON (HTML pages) stays text
-    }
+    const parsed = await bodyOf(res);
     const mismatch = checkResponse(method, path, res.status, parsed);
     expect(mismatch, "every response must match the OpenAPI document").toBeUndefined();
     return { status: res.status, body: parsed, headers: res.headers };
@@ -115,6 +128,11 @@ export function harness(options: HarnessOptions = {}): Harness {
       return asMerchant(registry.get(res.body.data.merchant_id)!);
     },
     demo: () => asMerchant(registry.get("mch_demo")!),
+    existing(merchantId) {
+      const tenant = registry.get(merchantId);
+      expect(tenant, `merchant ${merchantId} in the registry`).toBeDefined();
+      return asMerchant(tenant!);
+    },
   };
 }
 
@@ -161,4 +179,118 @@ export async function startFromArgs(argv: string[]): Promise<RunningSandbox> {
 }
 export async function stopServers(): Promise<void> {
   await Promise.all(servers.splice(0).map((s) => s.close()));
+}
+
+/** The demo merchant's keys (fixtures/merchants.json) as request headers: what `start` prints and the README shows. */
+export const DEMO_KEYS = { "x-api-key": "pk_test_demo_4b1f0c9e7a2d46d1", "x-api-secret": "sk_test_demo_9f3e2a7c5b8d4e61a0c2" } as const;
+
+/** The repository's root folder: tests run with it as the working directory. */
+export const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..");
+
+/** The absolute path of `path`, given relative to the repository's root. */
+export const repoFile = (path: string): string => join(REPO_ROOT, path);
+
+/**
+ * Closes what a test opened once the test ends, pass or fail. Call it at a test file's top level (it
+ * registers an `afterEach`; "after" hooks run in the reverse order of registration), then hand each
+ * new server, receiver, sandbox or folder to the returned function, which gives it back.
+ */
+export function closedAfterEach<T>(close: (item: T) => unknown): <U extends T>(item: U) => U {
+  const open: T[] = [];
+  afterEach(async () => {
+    await Promise.all(open.splice(0).map((item) => close(item)));
+  });
+  return (item) => {
+    open.push(item);
+    return item;
+  };
+}
+
+/** Closes a node:http server, its open (keep-alive or held) connections included. */
+export function closeServer(server: Server): Promise<void> {
+  return new Promise((done) => {
+    server.closeAllConnections();
+    server.close(() => done());
+  });
+}
+
+/**
+ * Webhook receivers (test/receiver.ts), each closed after its test. Call at a test file's top level:
+ * `const receiver = receivers();` then `const r = await receiver(answer?)` in a test.
+ */
+export function receivers(): (answer?: Receiver["answer"]) => Promise<Receiver> {
+  const track = closedAfterEach((r: Receiver) => r.close());
+  return async (answer) => track(await startReceiver(answer));
+}
+
+/**
+ * New empty folders under the OS temp folder (named `prefix` + random), each removed with its content
+ * after its test. Call at a test file's top level, before `afterEach(stopServers)` so that the servers
+ * writing into a folder stop before it is removed.
+ */
+export function tempDirs(prefix: string): () => Promise<string> {
+  const track = closedAfterEach((dir: string) => rm(dir, { recursive: true, force: true }));
+  return async () => track(await mkdtemp(join(tmpdir(), prefix)));
+}
+
+/** Resolves once `check` holds, re-checking on every turn of the event loop (no fixed sleeps); throws after `limitMs` of real time. */
+export async function until(check: () => boolean, what: string, limitMs = 5_000): Promise<void> {
+  const deadline = Date.now() + limitMs;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error(`gave up waiting for ${what}`);
+    await new Promise((next) => setImmediate(next));
+  }
+}
+
+export interface ProcessResult {
+  /** The exit code (null when a signal ended it, the timeout's included). */
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs `command args` in the repository's root to its exit, `stdin` (if given) as its input; killed after `timeoutMs`. */
+export function runProcess(command: string, args: string[], { stdin, timeoutMs = 60_000 }: { stdin?: string | Buffer; timeoutMs?: number } = {}): Promise<ProcessResult> {
+  return new Promise((done, fail) => {
+    const child = spawn(command, args, { cwd: REPO_ROOT, stdio: [stdin === undefined ? "ignore" : "pipe", "pipe", "pipe"] });
+    let stdout = "";
+    let stderr = "";
+    child.stdout!.setEncoding("utf8").on("data", (c: string) => (stdout += c));
+    child.stderr!.setEncoding("utf8").on("data", (c: string) => (stderr += c));
+    const timer = setTimeout(() => child.kill("SIGKILL"), timeoutMs);
+    child.once("error", (err) => {
+      clearTimeout(timer);
+      fail(err);
+    });
+    child.once("close", (code) => {
+      clearTimeout(timer);
+      done({ code, stdout, stderr });
+    });
+    if (stdin !== undefined) child.stdin!.end(stdin);
+  });
+}
+
+/** Runs `merchant-sandbox ...args` from the sources (node --import tsx src/main.ts) in the repository's root, to its exit. */
+export const runCli = (args: string[], opts: { timeoutMs?: number } = {}): Promise<ProcessResult> =>
+  runProcess(process.execPath, ["--import", "tsx", "src/main.ts", ...args], opts);
+
+/** A merchant's credentials as request headers. */
+export type KeyHeaders = { "x-api-key": string; "x-api-secret": string };
+
+/** A request to a running server (`baseUrl`) over HTTP, JSON in and out (text stays text), as the merchant whose `keys` are given or anonymously. */
+export async function httpCall(baseUrl: string, method: string, path: string, opts: { body?: unknown; keys?: KeyHeaders } = {}): Promise<Reply> {
+  const res = await fetch(`${baseUrl}${path}`, {
+    method,
+    headers: { ...(opts.keys ?? {}), ...(opts.body === undefined ? {} : { "content-type": "application/json" }) },
+    body: opts.body === undefined ? undefined : JSON.stringify(opts.body),
+  });
+  return { status: res.status, body: await bodyOf(res), headers: res.headers };
+}
+
+/** Signs a merchant up on a running server (POST /sandbox/v1/merchants over HTTP, `settings` as given); asserts 201. */
+export async function signUpAt(baseUrl: string, settings: Record<string, unknown> = {}): Promise<{ id: string; keys: KeyHeaders }> {
+  const res = await httpCall(baseUrl, "POST", "/sandbox/v1/merchants", { body: settings });
+  expect(res.status, JSON.stringify(res.body)).toBe(201);
+  const { merchant_id, api_key, api_secret } = res.body.data;
+  return { id: merchant_id, keys: { "x-api-key": api_key, "x-api-secret": api_secret } };
 }

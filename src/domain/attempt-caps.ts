@@ -33,8 +33,7 @@ export function admit(window: number[], now: number, span: number, cap: number, 
 export function admitPayoutAttempt(ctx: DomainContext, state: TenantState, clientIp: string): void {
   const { limits } = ctx.config;
   const w = state.windows;
-  let byIp = w.payoutAttemptsByIp.get(clientIp);
-  if (!byIp) w.payoutAttemptsByIp.set(clientIp, (byIp = []));
+  const byIp = w.payoutAttemptsByIp.get(clientIp) ?? [];
   admit(byIp, ctx.now, HOUR, limits.payout_attempts_per_ip_per_hour, "IP_RATE_LIMITED",
     `Too many payout attempts from ${clientIp}: at most ${limits.payout_attempts_per_ip_per_hour} per hour.`);
   try {
@@ -43,5 +42,12 @@ export function admitPayoutAttempt(ctx: DomainContext, state: TenantState, clien
   } catch (err) {
     if (limits.payout_attempts_per_ip_per_hour > 0) byIp.pop();
     throw err;
+  } finally {
+    // Only addresses with attempts in the last hour are kept, so the map does not grow with every IP seen.
+    if (byIp.length > 0) w.payoutAttemptsByIp.set(clientIp, byIp);
+    else w.payoutAttemptsByIp.delete(clientIp);
+    if (w.payoutAttemptsByIp.size > 1_000) {
+      for (const [ip, times] of w.payoutAttemptsByIp) if (waitFor(times, ctx.now, HOUR, 1) === 0 && times.length === 0) w.payoutAttemptsByIp.delete(ip);
+    }
   }
 }

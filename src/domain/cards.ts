@@ -159,7 +159,9 @@ export function setCardStatus(state: TenantState, id: number, action: "freeze" |
   const card = findCard(state, id);
   assertNotTerminated(card, action === "freeze" ? "frozen" : "unfrozen");
   const [from, to]: [CardStatus, CardStatus] = action === "freeze" ? ["active", "frozen"] : ["frozen", "active"];
-  if (card.status !== from) throw new DomainError("INVALID_STATE", `Card ${card.card_id} is ${card.status}; only an ${from} card can be ${action === "freeze" ? "frozen" : "unfrozen"}.`);
+  if (card.status !== from) {
+    throw new DomainError("INVALID_STATE", `Card ${card.card_id} is ${card.status}; only ${from === "active" ? "an" : "a"} ${from} card can be ${action === "freeze" ? "frozen" : "unfrozen"}.`);
+  }
   card.status = to;
   return card;
 }

@@ -34,7 +34,11 @@ export function lastMovementAt(state: TenantState): number | null {
 function assertCanPost(state: TenantState, postings: Posting[]): void {
   const total = postings.reduce((sum, p) => sum + p.amount, 0);
   const balance = balanceOf(state);
-  if (balance + total < 0) {
+  // Every running balance of the batch, not only the last, stays at or above zero.
+  let running = balance;
+  let lowest = balance;
+  for (const p of postings) lowest = Math.min(lowest, (running += p.amount));
+  if (lowest < 0) {
     throw new DomainError(
       "INSUFFICIENT_BALANCE",
       `Insufficient wallet balance: NGN ${toMajor(-total).toFixed(2)} needed, NGN ${toMajor(balance).toFixed(2)} available.`,

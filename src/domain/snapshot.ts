@@ -123,6 +123,16 @@ function checkIntegrity(s: StateDocument, fail: (path: Array<string | number>, m
   ahead("timer", s.timers.map((t) => t.seq));
   ahead("rule", s.outcome_rules.map((r) => Number(r.id.slice("rule_".length))));
 
+  // The windows count from their oldest entry: out of time order, they would count wrongly.
+  const inOrder = (times: number[], path: Array<string | number>) => {
+    const i = times.findIndex((t, n) => n > 0 && t < times[n - 1]!);
+    if (i > 0) fail([...path, i], "is earlier than the entry before it (windows are in time order)");
+  };
+  inOrder(s.windows.minute, ["windows", "minute"]);
+  inOrder(s.windows.payout_attempts, ["windows", "payout_attempts"]);
+  s.windows.payout_attempts_by_ip.forEach(([, times], i) => inOrder(times, ["windows", "payout_attempts_by_ip", i, 1]));
+  inOrder(s.windows.payout_volume.entries.map((e) => e.at), ["windows", "payout_volume", "entries"]);
+
   const v = s.windows.payout_volume;
   if (v.dayStart > v.entries.length || v.hourStart > v.entries.length || v.hourStart < v.dayStart) {
     fail(["windows", "payout_volume"], "window starts must satisfy dayStart <= hourStart <= the number of entries");
@@ -132,6 +142,8 @@ function checkIntegrity(s: StateDocument, fail: (path: Array<string | number>, m
     if (v.hourSum !== sum(v.hourStart)) fail(["windows", "payout_volume", "hourSum"], "must be the sum of the counted entries in the hour window");
   }
 }
+
+const byDueTime = (a: { at: number; seq: number }, b: { at: number; seq: number }) => a.at - b.at || a.seq - b.seq;
 
 export function toSnapshot(config: MerchantConfig, clock: ClockSettings, s: TenantState): Snapshot {
   return {
@@ -149,7 +161,8 @@ export function toSnapshot(config: MerchantConfig, clock: ClockSettings, s: Tena
       cards: [...s.cards.values()],
       card_transactions: [...s.cardTransactions.values()].flat(),
       sequences: s.sequences,
-      timers: s.timers,
+      // In (at, seq) order: one canonical document for one state, and a valid heap as it stands.
+      timers: [...s.timers].sort(byDueTime),
       outcome_rules: s.outcomeRules,
       events: [...s.events.values()],
       outbox: s.outbox,
@@ -197,8 +210,9 @@ export function fromSnapshot(snapshot: Snapshot): { config: MerchantConfig; cloc
     cards,
     cardTransactions,
     sequences: s.sequences,
-    // Timers carry their merchant's id: a snapshot of another merchant brings its own.
-    timers: s.timers.map((t) => ({ ...t, merchantId })),
+    // Timers carry their merchant's id (a snapshot of another merchant brings its own), and the list
+    // becomes a heap again whatever order the document gave: sorted by (at, seq) is one.
+    timers: s.timers.map((t) => ({ ...t, merchantId })).sort(byDueTime),
     outcomeRules: s.outcome_rules,
     events: new Map(s.events.map((e) => [e.id, e])),
     outbox: s.outbox,

@@ -109,8 +109,8 @@ export function afterAttempt(ctx: DomainContext, state: TenantState, event: Webh
 
 /** Events held by an out_of_order fault go out once another event has been delivered: these, now pending. */
 export function releaseHeld(state: TenantState, deliveredId: string): WebhookEvent[] {
+  // The delivered event itself (a held one can be redelivered) is never held any more.
   const ids = state.heldEvents.filter((id) => id !== deliveredId);
-  if (ids.length === 0) return [];
   state.heldEvents = [];
   const released = ids.map((id) => state.events.get(id)).filter((e): e is WebhookEvent => e !== undefined);
   for (const event of released) event.status = "pending";

@@ -1,10 +1,10 @@
 import { describe, expect, it } from "vitest";
 import { isPlausibleNuban, makeNuban, nubanCheckDigit } from "../../src/domain/nuban.js";
-import { isLuhnValid, makePan, maskPan } from "../../src/domain/pan.js";
-import { payoutFee } from "../../src/domain/limits.js";
+import { brandPrefix, isLuhnValid, luhnCheckDigit, makePan, maskPan } from "../../src/domain/pan.js";
 import { toMajor, toMinor, hasAtMostTwoDecimals } from "../../src/domain/money.js";
 import { createIds } from "../../src/engine/ids.js";
 import { accountHolderName } from "../../src/domain/names.js";
+import { makeContext } from "./context.js";
 
 describe("NUBAN", () => {
   it("computes the CBN check digit (worked example: GTBank 058, serial 000000001)", () => {
@@ -20,11 +20,28 @@ describe("NUBAN", () => {
     expect(isPlausibleNuban("999992", "8031234567")).toBe(true);
     expect(isPlausibleNuban("999992", "803123456a")).toBe(false);
   });
+
+  it("needs exactly a 3-digit code and a 9-digit serial to compute a digit", () => {
+    expect(() => nubanCheckDigit("58", "000000001")).toThrow("nubanCheckDigit needs a 3-digit bank code and a 9-digit serial");
+    expect(() => nubanCheckDigit("058", "00000001")).toThrow();
+    expect(() => nubanCheckDigit("058", "00000000a")).toThrow();
+    expect(isPlausibleNuban("058", "00000000018")).toBe(false);
+  });
+
+  it("every serial gets exactly one valid check digit", () => {
+    const { ids } = makeContext({ seed: "nuban" });
+    for (let i = 0; i < 50; i++) {
+      const serial = ids.digits(9);
+      const valid = Array.from({ length: 10 }, (_, d) => isPlausibleNuban("044", `${serial}${d}`));
+      expect(valid.filter(Boolean)).toHaveLength(1);
+      expect(valid.indexOf(true)).toBe(nubanCheckDigit("044", serial));
+    }
+  });
 });
 
 describe("PAN", () => {
   it("makes Luhn-valid PANs with the brand's prefix", () => {
-    const ids = createIds("pan");
+    const { ids } = makeContext({ seed: "pan" });
     for (let i = 0; i < 50; i++) {
       const visa = makePan("VISA", ids.digits(15), ids.int(5));
       const mc = makePan("MASTERCARD", ids.digits(15), ids.int(5));
@@ -40,6 +57,20 @@ describe("PAN", () => {
   it("masks the middle digits in four groups", () => {
     expect(maskPan("4111111111111111")).toBe("4111 11** **** 1111");
   });
+
+  it("computes the Luhn digit of a partial number; Mastercard prefixes run 51 to 55", () => {
+    expect(luhnCheckDigit("411111111111111")).toBe(1);
+    expect(luhnCheckDigit("7992739871")).toBe(3); // the textbook example 79927398713
+    expect([0, 1, 2, 3, 4, 5].map((pick) => brandPrefix("MASTERCARD", pick))).toEqual(["51", "52", "53", "54", "55", "51"]);
+    expect(brandPrefix("VISA", 3)).toBe("4");
+    expect(isLuhnValid("79927398713")).toBe(false); // 11 digits: too short for a card
+    expect(isLuhnValid("4111-1111-1111-1111")).toBe(false);
+  });
+
+  it("refuses too little material for a PAN", () => {
+    expect(() => makePan("VISA", "1234", 0)).toThrow("makePan needs at least 15 digits of material");
+    expect(makePan("VISA", "12345678901234567890", 0)).toHaveLength(16);
+  });
 });
 
 describe("money", () => {
@@ -51,13 +82,6 @@ describe("money", () => {
     expect(hasAtMostTwoDecimals(1.001)).toBe(false);
     expect(hasAtMostTwoDecimals(Number.NaN)).toBe(false);
     expect(hasAtMostTwoDecimals(Infinity)).toBe(false);
-  });
-
-  it("payout fee is 1% rounded to the kobo, capped at 1,000 Naira", () => {
-    expect(payoutFee(toMinor(5_000))).toBe(toMinor(50));
-    expect(payoutFee(toMinor(100_000))).toBe(toMinor(1_000));
-    expect(payoutFee(toMinor(100_000.01))).toBe(toMinor(1_000));
-    expect(payoutFee(toMinor(150.55))).toBe(toMinor(1.51));
   });
 });
 
@@ -73,5 +97,18 @@ describe("identifiers", () => {
   it("resolved account names are deterministic", () => {
     expect(accountHolderName("058", "0000000018")).toBe(accountHolderName("058", "0000000018"));
     expect(accountHolderName("058", "0000000018")).not.toBe(accountHolderName("044", "0000000018"));
+  });
+
+  it("resolved account names are SURNAME FIRST [MIDDLE] in capitals, the middle left out when it repeats the first", () => {
+    const { ids } = makeContext({ seed: "names" });
+    const names = Array.from({ length: 300 }, () => accountHolderName("058", ids.digits(10)));
+    for (const name of names) {
+      expect(name).toMatch(/^[A-Z]+ [A-Z]+( [A-Z]+)?$/);
+      const [, first, middle] = name.split(" ");
+      expect(middle).not.toBe(first);
+    }
+    expect(names.some((n) => n.split(" ").length === 3)).toBe(true);
+    expect(names.some((n) => n.split(" ").length === 2)).toBe(true);
+    expect(new Set(names).size).toBeGreaterThan(250);
   });
 });

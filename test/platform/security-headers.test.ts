@@ -1,0 +1,67 @@
+/** Security headers: nosniff on every response, a nonce CSP on every page, deny-all on the rest. */
+import { describe, expect, it } from "vitest";
+import { client } from "../client.js";
+import { harness, type Reply } from "../helpers.js";
+
+const NONCE = "'nonce-([A-Za-z0-9+/]+={0,2})'";
+const COMMON = "default-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'";
+const PAGE_CSP = new RegExp(`^${COMMON}; script-src 'self' ${NONCE}; style-src 'self' ${NONCE}$`);
+const DOCS_CSP = new RegExp(`^${COMMON}; script-src 'self' ${NONCE}; style-src 'self' 'unsafe-inline'$`);
+const DENY_ALL = "default-src 'none'; frame-ancestors 'none'";
+
+/** Checks a page's headers, and that each of its inline <script> and <style> carries the CSP's nonce. */
+function expectPage(res: Reply, policy: RegExp): string {
+  expect(res.headers.get("content-type")).toMatch(/^text\/html/);
+  expect(res.headers.get("x-content-type-options")).toBe("nosniff");
+  expect(res.headers.get("referrer-policy")).toBe("no-referrer");
+  expect(res.headers.get("strict-transport-security")).toBeNull();
+  const match = policy.exec(res.headers.get("content-security-policy") ?? "");
+  expect(match, res.headers.get("content-security-policy") ?? "no CSP").not.toBeNull();
+  const nonce = match![1]!;
+  const tags = [...String(res.body).matchAll(/<(script|style)\b[^>]*>/g)].map((m) => m[0]);
+  for (const tag of tags) if (!/\bsrc=/.test(tag)) expect(tag).toContain(`nonce="${nonce}"`);
+  expect(String(res.body)).not.toMatch(/\sstyle=/);
+  return nonce;
+}
+
+describe("security headers", () => {
+  it("API and control responses, errors included, carry nosniff and a deny-all CSP", async () => {
+    const h = harness();
+    const m = await h.merchant();
+    const replies = [
+      await m.call("GET", "/api/v1/wallet/balance"),
+      await m.call("POST", "/api/v1/checkout/create", { body: { amount: 1 } }),
+      await h.call("GET", "/api/v1/wallet/balance"),
+      await m.call("GET", "/sandbox/v1/merchant"),
+      await h.call("GET", "/no/such/route"),
+      await h.call("GET", "/health"),
+      await h.call("GET", "/openapi.json"),
+    ];
+    expect(replies.map((r) => r.status)).toEqual([200, 422, 401, 200, 404, 200, 200]);
+    for (const res of replies) {
+      expect(res.headers.get("x-content-type-options")).toBe("nosniff");
+      expect(res.headers.get("content-security-policy")).toBe(DENY_ALL);
+    }
+  });
+
+  it("pages carry a CSP whose nonce is fresh per response and on each inline script and style", async () => {
+    const h = harness();
+    const ref = (await client(await h.merchant()).checkout({ amount: 2_500 })).reference;
+
+    const first = expectPage(await h.call("GET", `/pay/${ref}`), PAGE_CSP);
+    const second = expectPage(await h.call("GET", `/pay/${ref}`), PAGE_CSP);
+    expect(first).not.toBe(second);
+    expectPage(await h.call("GET", `/processor/checkout/${ref}`), PAGE_CSP);
+    expectPage(await h.call("GET", "/dashboard"), PAGE_CSP);
+
+    const missing = await h.call("GET", "/pay/CHK_NOPE");
+    expect(missing.status).toBe(404);
+    expectPage(missing, PAGE_CSP);
+    expect(missing.body).toContain('<meta name="viewport"');
+
+    const docs = await h.call("GET", "/docs");
+    expectPage(docs, DOCS_CSP);
+    expect(docs.headers.get("content-security-policy")).not.toContain("unsafe-eval");
+    expect(docs.body).toContain('<script src="/docs/scalar.js"></script>');
+  });
+});
