@@ -84,6 +84,16 @@ export interface PayoutBody {
   narration?: string;
 }
 
+/**
+ * A valid POST /api/v1/payout/transfer body: 5,000 Naira to PAYOUT_ACCOUNT at GTBank, the name its
+ * name enquiry resolves to. `over` overrides any field (the name follows a changed account unless given).
+ */
+export function payoutBody(over: Partial<PayoutBody> = {}): PayoutBody {
+  const bank_code = over.bank_code ?? "058";
+  const account_number = over.account_number ?? PAYOUT_ACCOUNT;
+  return { amount: 5_000, bank_name: "Guaranty Trust Bank", ...over, bank_code, account_number, account_name: over.account_name ?? accountHolderName(bank_code, account_number) };
+}
+
 export interface TestClient {
   readonly merchant: Merchant;
   /** The merchant's tenant, for checks on its state (ledger, records). */
@@ -109,11 +119,7 @@ export interface TestClient {
   virtualAccounts(): Promise<VirtualAccountView[]>;
   /** A bank transfer into a virtual account (control API); asserts 201. */
   transferIn(accountNumber: string, amount?: number, extra?: { narration?: string; payer_name?: string; payer_bank?: string }): Promise<PaymentView>;
-  /**
-   * POST /api/v1/payout/transfer with a valid body: 5,000 Naira to PAYOUT_ACCOUNT at GTBank, the
-   * name its name enquiry resolves to. `body` overrides any field (the name follows a changed account
-   * unless given). Returns the reply: refusals are for the test to examine.
-   */
+  /** POST /api/v1/payout/transfer with `payoutBody(body)`. Returns the reply: refusals are for the test to examine. */
   payout(body?: Partial<PayoutBody>, opts?: { ip?: string }): Promise<Reply>;
   /** `payout` that must be accepted (201) and processing; returns the record. */
   processingPayout(body?: Partial<PayoutBody>): Promise<PayoutView>;
@@ -200,12 +206,7 @@ export function client(merchant: Merchant): TestClient {
       return ok(res, "transfer in", 201).data as PaymentView;
     },
     payout(body = {}, { ip } = {}) {
-      const bank_code = body.bank_code ?? "058";
-      const account_number = body.account_number ?? PAYOUT_ACCOUNT;
-      return call("POST", "/api/v1/payout/transfer", {
-        body: { amount: 5_000, bank_name: "Guaranty Trust Bank", ...body, bank_code, account_number, account_name: body.account_name ?? accountHolderName(bank_code, account_number) },
-        ip,
-      });
+      return call("POST", "/api/v1/payout/transfer", { body: payoutBody(body), ip });
     },
     async processingPayout(body) {
       const created = ok(await self.payout(body), "payout", 201).data as PayoutView;

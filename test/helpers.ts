@@ -19,6 +19,8 @@ import { checkResponse } from "./openapi-check.js";
 import { startReceiver, type Receiver } from "./receiver.js";
 
 export const START = Date.parse("2026-03-02T09:00:00.000Z");
+/** START as ISO text: the manual clock every harness merchant (and `signUpAtStart`) begins at. */
+const START_ISO = new Date(START).toISOString();
 
 export interface CallOptions {
   body?: unknown;
@@ -41,13 +43,14 @@ export interface Merchant {
   apiKey: string;
   apiSecret: string;
   webhookSecret: string;
+  /** apiKey and apiSecret as request headers (for requests outside `call`: over HTTP to a served app). */
+  keys: KeyHeaders;
   tenant: Tenant;
   call(method: string, path: string, opts?: CallOptions): Promise<Reply>;
 }
 
-/** A response's body: parsed JSON, or the text itself when it is not JSON (HTML pages). */
-async function bodyOf(res: Response): Promise<unknown> {
-  const text = await res.text();
+/** A response's text parsed as JSON, or the text itself when it is not JSON (HTML pages). */
+function jsonOrText(text: string): unknown {
   try {
     return JSON.parse(text);
   } catch {
@@ -69,7 +72,7 @@ export interface Harness {
   existing(merchantId: string): Merchant;
 }
 
-export interface HarnessOptions extends Partial<AppOptions> {
+interface HarnessOptions extends Partial<AppOptions> {
   /** Without one, the harness builds a registry with the demo merchant (and `seed`, `maxMerchants`). */
   seed?: string;
   /** Real Date.now for realtime-timer tests. */
@@ -92,7 +95,7 @@ export function harness(options: HarnessOptions = {}): Harness {
     }
     const env = { incoming: { socket: { remoteAddress: opts.ip ?? "127.0.0.1" } } };
     const res = await app.request(path, { method, headers, body }, env);
-    const parsed = await bodyOf(res);
+    const parsed = jsonOrText(await res.text());
     const mismatch = checkResponse(method, path, res.status, parsed);
     expect(mismatch, "every response must match the OpenAPI document").toBeUndefined();
     return { status: res.status, body: parsed, headers: res.headers };
@@ -105,6 +108,7 @@ export function harness(options: HarnessOptions = {}): Harness {
       apiKey: api_key,
       apiSecret: api_secret,
       webhookSecret: webhook_secret,
+      keys: { "x-api-key": api_key, "x-api-secret": api_secret },
       tenant,
       call: (method, path, opts = {}) =>
         call(method, path, {
@@ -121,7 +125,7 @@ export function harness(options: HarnessOptions = {}): Harness {
     call,
     async merchant(settings = {}, opts = {}) {
       const res = await call("POST", "/sandbox/v1/merchants", {
-        body: { clock: { now: new Date(START).toISOString() }, ...settings },
+        body: { clock: { now: START_ISO }, ...settings },
         ip: opts.ip,
       });
       expect(res.status, JSON.stringify(res.body)).toBe(201);
@@ -147,13 +151,6 @@ export function expectLedgerConsistent(tenant: Tenant): void {
   }
   const last = tenant.state.ledger.at(-1)?.balance_after ?? 0;
   expect(last).toBe(running);
-}
-
-/** Balance through the API, in Naira. */
-export async function balanceOf(m: Merchant): Promise<number> {
-  const res = await m.call("GET", "/api/v1/wallet/balance");
-  expect(res.status).toBe(200);
-  return res.body.data.balance;
 }
 
 /** Asserts the one error envelope and returns it. */
@@ -242,7 +239,7 @@ export async function until(check: () => boolean, what: string, limitMs = 5_000)
   }
 }
 
-export interface ProcessResult {
+interface ProcessResult {
   /** The exit code (null when a signal ended it, the timeout's included). */
   code: number | null;
   stdout: string;
@@ -275,22 +272,81 @@ export const runCli = (args: string[], opts: { timeoutMs?: number } = {}): Promi
   runProcess(process.execPath, ["--import", "tsx", "src/main.ts", ...args], opts);
 
 /** A merchant's credentials as request headers. */
-export type KeyHeaders = { "x-api-key": string; "x-api-secret": string };
+type KeyHeaders = { "x-api-key": string; "x-api-secret": string };
 
-/** A request to a running server (`baseUrl`) over HTTP, JSON in and out (text stays text), as the merchant whose `keys` are given or anonymously. */
-export async function httpCall(baseUrl: string, method: string, path: string, opts: { body?: unknown; keys?: KeyHeaders } = {}): Promise<Reply> {
-  const res = await fetch(`${baseUrl}${path}`, {
-    method,
-    headers: { ...(opts.keys ?? {}), ...(opts.body === undefined ? {} : { "content-type": "application/json" }) },
-    body: opts.body === undefined ? undefined : JSON.stringify(opts.body),
-  });
-  return { status: res.status, body: await bodyOf(res), headers: res.headers };
+interface HttpCallOptions {
+  /** A JSON body. */
+  body?: unknown;
+  /** A body sent as this exact text (JSON built by hand: deep nesting, huge payloads), as JSON. */
+  raw?: string;
+  /** The merchant's credentials; without them the request is anonymous. */
+  keys?: KeyHeaders;
+  headers?: Record<string, string>;
+}
+
+/** A reply over HTTP: `body` parsed as JSON (or the text itself when it is not JSON), and the text as it came. */
+export interface HttpReply extends Reply {
+  text: string;
+}
+
+/**
+ * A request to a running server (`baseUrl`) over HTTP, JSON in and out (text stays text), as the
+ * merchant whose `keys` are given or anonymously. A dropped connection fails with what was asked.
+ */
+export async function httpCall(baseUrl: string, method: string, path: string, opts: HttpCallOptions = {}): Promise<HttpReply> {
+  const headers: Record<string, string> = { ...(opts.keys ?? {}), ...(opts.headers ?? {}) };
+  const body = opts.raw ?? (opts.body === undefined ? undefined : JSON.stringify(opts.body));
+  if (body !== undefined) headers["content-type"] ??= "application/json";
+  let res: Response;
+  try {
+    res = await fetch(`${baseUrl}${path}`, { method, headers, body });
+  } catch (err) {
+    const cause = (err as { cause?: Error }).cause;
+    throw new Error(`${method} ${path}: no reply, the connection was dropped (${(err as Error).message}${cause ? `: ${cause.message}` : ""})`);
+  }
+  const text = await res.text();
+  return { status: res.status, body: jsonOrText(text), text, headers: res.headers };
+}
+
+/** A merchant signed up on a running server: its id, its keys, and `call`, its requests there. */
+export interface ServerMerchant {
+  id: string;
+  keys: KeyHeaders;
+  /** `httpCall` to the server it signed up on, with its keys. */
+  call(method: string, path: string, opts?: Omit<HttpCallOptions, "keys">): Promise<HttpReply>;
 }
 
 /** Signs a merchant up on a running server (POST /sandbox/v1/merchants over HTTP, `settings` as given); asserts 201. */
-export async function signUpAt(baseUrl: string, settings: Record<string, unknown> = {}): Promise<{ id: string; keys: KeyHeaders }> {
+export async function signUpAt(baseUrl: string, settings: Record<string, unknown> = {}): Promise<ServerMerchant> {
   const res = await httpCall(baseUrl, "POST", "/sandbox/v1/merchants", { body: settings });
-  expect(res.status, JSON.stringify(res.body)).toBe(201);
+  expect(res.status, res.text).toBe(201);
   const { merchant_id, api_key, api_secret } = res.body.data;
-  return { id: merchant_id, keys: { "x-api-key": api_key, "x-api-secret": api_secret } };
+  const keys: KeyHeaders = { "x-api-key": api_key, "x-api-secret": api_secret };
+  return { id: merchant_id, keys, call: (method, path, opts = {}) => httpCall(baseUrl, method, path, { ...opts, keys }) };
+}
+
+/** `signUpAt` with the merchant's manual clock at START, as harness().merchant signs one up, unless `settings` say otherwise. */
+export const signUpAtStart = (baseUrl: string, settings: Record<string, unknown> = {}): Promise<ServerMerchant> =>
+  signUpAt(baseUrl, { clock: { now: START_ISO }, ...settings });
+
+/** The wallet balance in Naira (GET /api/v1/wallet/balance) on a running server; asserts 200. Over HTTP what client().balance() is in-process. */
+export async function balanceAt(baseUrl: string, keys: KeyHeaders): Promise<number> {
+  const res = await httpCall(baseUrl, "GET", "/api/v1/wallet/balance", { keys });
+  expect(res.status, res.text).toBe(200);
+  return res.body.data.balance;
+}
+
+/** GET /sandbox/v1/snapshot's `data` on a running server; asserts 200. Over HTTP what client().snapshot() is in-process. */
+export async function snapshotAt(baseUrl: string, keys: KeyHeaders): Promise<any> {
+  const res = await httpCall(baseUrl, "GET", "/sandbox/v1/snapshot", { keys });
+  expect(res.status, res.text).toBe(200);
+  return res.body.data;
+}
+
+/** A config file reader over `files` (path to text), as parseSettings takes one: a path not among them throws as a missing file does. */
+export function configFiles(files: Record<string, string>): (path: string) => string {
+  return (path) => {
+    if (!(path in files)) throw new Error(`ENOENT ${path}`);
+    return files[path]!;
+  };
 }

@@ -29,7 +29,8 @@ export function openApiDocument(): Doc {
   return createApp({ registry }).getOpenAPI31Document({ openapi: "3.1.0", info: { title: "t", version: "1" } }) as unknown as Doc;
 }
 
-function setup() {
+/** The document's validators and its routes as patterns, compiled on first use. */
+function compile() {
   if (compiled) return compiled;
   const doc = openApiDocument();
   const ajv = documentAjv();
@@ -52,7 +53,7 @@ const pointer = (...parts: string[]) => parts.map((p) => p.replace(/~/g, "~0").r
 export function checkResponse(method: string, url: string, status: number, body: unknown): string | undefined {
   const path = new URL(url, "http://localhost").pathname;
   if (!path.startsWith("/api/v1/") && !path.startsWith("/sandbox/v1/")) return undefined;
-  const { ajv, routes } = setup();
+  const { ajv, routes } = compile();
   const route = routes.find((r) => r.method === method.toUpperCase() && r.pattern.test(path));
   if (!route) return status === 404 ? undefined : `${method} ${path} answered ${status} but is not in the OpenAPI document`;
   const ref = `openapi.json#/paths/${pointer(route.template, route.method.toLowerCase())}/responses/${status}/content/application~1json/schema`;

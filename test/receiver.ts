@@ -1,6 +1,7 @@
 /**
  * A real webhook receiver for tests: listens on an ephemeral 127.0.0.1 port, keeps every request
- * with its raw bytes, and answers as the test scripts it (status, or hold the request open).
+ * with its raw bytes, and answers as the test scripts it (status, or hold the request open), counting
+ * the requests it holds.
  */
 import { createServer, type IncomingHttpHeaders } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -24,30 +25,45 @@ export interface Receiver {
   received: Received[];
   /** Decides the answer to the n-th request (0-based); default 200. */
   answer: (n: number, req: Received) => Answer;
+  /** Requests open now: arrived, and neither answered nor cut off. */
+  readonly open: number;
+  /** The most requests that were open at once. */
+  readonly maxOpen: number;
   /** Resolves once `count` requests have arrived (rejects after `timeoutMs` of real time). */
   waitFor(count: number, timeoutMs?: number): Promise<Received[]>;
   close(): Promise<void>;
 }
 
+/** An answer that never comes: each request stays open until the sender gives up or the receiver closes. */
+export const neverAnswer: Receiver["answer"] = () => ({ hold: new Promise<void>(() => undefined) });
+
 export async function startReceiver(answer: Receiver["answer"] = () => ({ status: 200 })): Promise<Receiver> {
   const received: Received[] = [];
   const waiters: Array<() => void> = [];
+  let open = 0;
+  let maxOpen = 0;
   const receiver: Receiver = {
     url: "",
     received,
     answer,
+    get open() {
+      return open;
+    },
+    get maxOpen() {
+      return maxOpen;
+    },
     waitFor(count, timeoutMs = 5_000) {
       return new Promise((resolve, reject) => {
-        const check = () => {
+        const resolveOnceArrived = () => {
           if (received.length >= count) {
             clearTimeout(timer);
             resolve(received.slice(0, count));
             return;
           }
-          waiters.push(check); // not there yet: wait for the next arrival again
+          waiters.push(resolveOnceArrived); // not there yet: wait for the next arrival again
         };
         const timer = setTimeout(() => reject(new Error(`only ${received.length} of ${count} webhooks arrived`)), timeoutMs);
-        check();
+        resolveOnceArrived();
       });
     },
     close: () => new Promise((resolve) => {
@@ -56,6 +72,9 @@ export async function startReceiver(answer: Receiver["answer"] = () => ({ status
     }),
   };
   const server = createServer((req, res) => {
+    open += 1;
+    maxOpen = Math.max(maxOpen, open);
+    res.once("close", () => (open -= 1));
     const chunks: Buffer[] = [];
     req.on("data", (c: Buffer) => chunks.push(c));
     req.on("end", async () => {

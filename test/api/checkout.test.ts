@@ -226,7 +226,7 @@ describe("GET /api/v1/checkout/status", () => {
 });
 
 describe("payment pages", () => {
-  const expectPage = (res: Reply, amountText: string, accountNumber: string) => {
+  const expectPaymentPage = (res: Reply, amountText: string, accountNumber: string) => {
     expect(res.status).toBe(200);
     expect(res.headers.get("content-type")).toMatch(/^text\/html/);
     expect(typeof res.body).toBe("string");
@@ -240,8 +240,8 @@ describe("payment pages", () => {
     const link = await c.checkout({ amount: 2500.5, description: "Order 1042" });
     const n = (await c.checkoutStatus(link.reference)).account_number;
     // A customer's browser carries no API keys.
-    expectPage(await h.call("GET", pathOf(link.payment_link)), "2,500.50", n);
-    expectPage(await h.call("GET", pathOf(link.checkout_url)), "2,500.50", n);
+    expectPaymentPage(await h.call("GET", pathOf(link.payment_link)), "2,500.50", n);
+    expectPaymentPage(await h.call("GET", pathOf(link.checkout_url)), "2,500.50", n);
   });
 
   it("answers 404 for a page of an unknown link", async () => {

@@ -1,12 +1,14 @@
 /**
  * Launching Debian's chromium through playwright-core for browser tests. When chromium is missing the
- * tests fail in CI (CI=true: .ci/run installs it) and are skipped locally, with a loud message.
+ * tests fail in CI (CI=true: .ci/run installs it) and are skipped locally, with a loud message. Beside
+ * it: a real server for a test file, and merchants signed up on it.
  */
 import { existsSync, mkdirSync } from "node:fs";
 import { chromium, type Browser, type Page } from "playwright-core";
-import { afterAll, beforeAll } from "vitest";
+import { afterAll, beforeAll, expect } from "vitest";
 import { parseSettings } from "../../src/config.js";
 import { startServer, type RunningSandbox } from "../../src/server.js";
+import { signUpAt, type ServerMerchant } from "../helpers.js";
 
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 export const HAVE_CHROMIUM = existsSync(CHROMIUM);
@@ -17,7 +19,7 @@ if (SKIP_BROWSER) {
 
 export const SCREENSHOTS = "test-results/screenshots";
 
-export async function launch(): Promise<Browser> {
+async function launch(): Promise<Browser> {
   if (!HAVE_CHROMIUM) throw new Error(`chromium is required for browser tests and is missing at ${CHROMIUM}`);
   mkdirSync(SCREENSHOTS, { recursive: true });
   return chromium.launch({
@@ -61,4 +63,34 @@ export function useBrowserSandbox(): { readonly sandbox: RunningSandbox; readonl
     await ctx.sandbox?.close();
   });
   return ctx;
+}
+
+/**
+ * Opens `url` in a new page of the file's chromium (viewport `width` x 900) and checks the page came
+ * with its nonce CSP. From the first document on it records the CSP violations (watchCsp) and every
+ * request that leaves the file's sandbox (data: URLs aside): `external`, which must stay empty.
+ */
+export async function openPage(
+  on: { readonly sandbox: RunningSandbox; readonly browser: Browser },
+  url: string,
+  width = 390,
+): Promise<{ page: Page; violations: string[]; external: string[]; status: number }> {
+  const page = await on.browser.newPage({ viewport: { width, height: 900 } });
+  const violations = await watchCsp(page);
+  const external: string[] = [];
+  page.on("request", (r) => {
+    if (!r.url().startsWith(on.sandbox.url) && !r.url().startsWith("data:")) external.push(r.url());
+  });
+  const res = await page.goto(url);
+  expect(res!.headers()["content-security-policy"]).toMatch(/script-src 'self' 'nonce-/);
+  return { page, violations, external, status: res!.status() };
+}
+
+/** A merchant signed up on a running server (signUpAt: asserts 201), and `api`: a request as that merchant, resolving to the reply's JSON body. */
+export async function merchantAt(
+  baseUrl: string,
+  settings: Record<string, unknown> = {},
+): Promise<ServerMerchant & { api(method: string, path: string, body?: unknown): Promise<any> }> {
+  const m = await signUpAt(baseUrl, settings);
+  return { ...m, api: async (method, path, body) => (await m.call(method, path, { body })).body };
 }

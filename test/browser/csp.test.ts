@@ -5,27 +5,9 @@
  */
 import { describe, expect, it } from "vitest";
 import type { Page } from "playwright-core";
-import { SKIP_BROWSER, useBrowserSandbox, watchCsp } from "./browser.js";
+import { merchantAt, openPage, SKIP_BROWSER, useBrowserSandbox } from "./browser.js";
 
 const ctx = useBrowserSandbox();
-
-async function merchant() {
-  const res = await fetch(`${ctx.sandbox.url}/sandbox/v1/merchants`, { method: "POST", headers: { "content-type": "application/json" }, body: "{}" });
-  const { data } = (await res.json()) as any;
-  const headers = { "x-api-key": data.api_key as string, "x-api-secret": data.api_secret as string, "content-type": "application/json" };
-  const api = async (method: string, path: string, body?: unknown) =>
-    (await (await fetch(`${ctx.sandbox.url}${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) })).json()) as any;
-  return { data, api };
-}
-
-/** Opens a page with CSP reporting on; checks the policy came with it. */
-async function open(path: string, width = 390): Promise<{ page: Page; violations: string[]; status: number }> {
-  const page = await ctx.browser.newPage({ viewport: { width, height: 900 } });
-  const violations = await watchCsp(page);
-  const res = await page.goto(`${ctx.sandbox.url}${path}`);
-  expect(res!.headers()["content-security-policy"]).toMatch(/script-src 'self' 'nonce-/);
-  return { page, violations, status: res!.status() };
-}
 // `el` is a DOM element; this project compiles without the DOM types.
 const style = (page: Page, selector: string, property: string) =>
   page.locator(selector).first().evaluate((el, p) => (globalThis as any).getComputedStyle(el).getPropertyValue(p) as string, property);
@@ -34,9 +16,9 @@ const BG = "rgb(244, 246, 248)";
 
 describe.skipIf(SKIP_BROWSER)("pages under their Content-Security-Policy", () => {
   it("payment page: pending, paid, and paid on reload", async () => {
-    const m = await merchant();
+    const m = await merchantAt(ctx.sandbox.url);
     const link = await m.api("POST", "/api/v1/checkout/create", { amount: 2500, redirect_url: `${ctx.sandbox.url}/health` });
-    const { page, violations } = await open(`/pay/${link.reference}`);
+    const { page, violations } = await openPage(ctx, `${ctx.sandbox.url}/pay/${link.reference}`);
     await expect.poll(() => page.locator("#countdown").textContent()).toBe("30:00");
     expect(await style(page, "body", "background-color")).toBe(BG);
     await page.getByRole("button", { name: "Simulate bank transfer" }).click();
@@ -45,7 +27,7 @@ describe.skipIf(SKIP_BROWSER)("pages under their Content-Security-Policy", () =>
     expect(violations).toEqual([]);
     await page.close();
 
-    const again = await open(`/pay/${link.reference}`);
+    const again = await openPage(ctx, `${ctx.sandbox.url}/pay/${link.reference}`);
     await expect.poll(() => again.page.locator("#countdown").textContent()).toBe("Paid: the account is closed");
     expect(await again.page.getByRole("button", { name: "Simulate bank transfer" }).isDisabled()).toBe(true);
     expect(again.violations).toEqual([]);
@@ -53,9 +35,9 @@ describe.skipIf(SKIP_BROWSER)("pages under their Content-Security-Policy", () =>
   }, 60_000);
 
   it("processor checkout page", async () => {
-    const m = await merchant();
+    const m = await merchantAt(ctx.sandbox.url);
     const link = await m.api("POST", "/api/v1/checkout/create", { amount: 1200 });
-    const { page, violations } = await open(`/processor/checkout/${link.reference}`);
+    const { page, violations } = await openPage(ctx, `${ctx.sandbox.url}/processor/checkout/${link.reference}`);
     await expect.poll(() => page.locator("#countdown").textContent()).toBe("30:00");
     expect(await style(page, "header.card", "border-top-color")).toBe("rgb(55, 48, 163)");
     await page.getByLabel("Amount to transfer (₦)").fill("1000");
@@ -66,7 +48,7 @@ describe.skipIf(SKIP_BROWSER)("pages under their Content-Security-Policy", () =>
   }, 60_000);
 
   it("not-found page for an unknown link", async () => {
-    const { page, violations, status } = await open("/pay/CHK_NO_SUCH_LINK");
+    const { page, violations, status } = await openPage(ctx, `${ctx.sandbox.url}/pay/CHK_NO_SUCH_LINK`);
     expect(status).toBe(404);
     expect(await page.locator("h1").textContent()).toBe("Payment link not found");
     expect(await page.locator("meta[name=viewport]").getAttribute("content")).toBe("width=device-width, initial-scale=1");
@@ -76,15 +58,15 @@ describe.skipIf(SKIP_BROWSER)("pages under their Content-Security-Policy", () =>
   }, 60_000);
 
   it("dashboard, signed in, with every section loaded and an action sent", async () => {
-    const m = await merchant();
+    const m = await merchantAt(ctx.sandbox.url);
     await m.api("POST", "/api/v1/checkout/create", { amount: 3000 });
     const va = await m.api("POST", "/api/v1/virtual-account/create", {
       customer_type: "individual", bank: "partnerbank", first_name: "Ada", last_name: "Obi", email: "ada@example.com", reference: "va-1", bvn: "22345678901",
     });
     expect(va.success, JSON.stringify(va)).toBe(true);
-    const { page, violations } = await open("/dashboard", 1200);
-    await page.getByLabel("API key (X-Api-Key)").fill(m.data.api_key);
-    await page.getByLabel("API secret (X-Api-Secret)").fill(m.data.api_secret);
+    const { page, violations } = await openPage(ctx, `${ctx.sandbox.url}/dashboard`, 1200);
+    await page.getByLabel("API key (X-Api-Key)").fill(m.keys["x-api-key"]);
+    await page.getByLabel("API secret (X-Api-Secret)").fill(m.keys["x-api-secret"]);
     await page.getByRole("button", { name: "Sign in" }).click();
     await expect.poll(() => page.locator("[data-section]", { hasText: "Loading…" }).count()).toBe(0);
     await expect.poll(() => page.locator("[data-testid=balance]").textContent()).toMatch(/^₦/);
@@ -101,7 +83,7 @@ describe.skipIf(SKIP_BROWSER)("pages under their Content-Security-Policy", () =>
   }, 60_000);
 
   it("/docs renders Scalar; the only report is zod's eval probe, which falls back", async () => {
-    const { page, violations } = await open("/docs", 1200);
+    const { page, violations } = await openPage(ctx, `${ctx.sandbox.url}/docs`, 1200);
     await expect.poll(() => page.getByText("Wallet balance").first().isVisible(), { timeout: 20_000 }).toBe(true);
     await page.getByText("Payouts").first().click();
     await page.keyboard.press("Control+k");

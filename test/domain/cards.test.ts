@@ -35,27 +35,27 @@ function withCard(opts: SetupOptions = {}) {
   return { ...world, card };
 }
 
-const fund = (w: { ctx: TestContext; state: TenantState }, usd: number) => fundCard(w.ctx, w.state, 1, toMinor(usd));
+const fundCardUsd = (w: { ctx: TestContext; state: TenantState }, usd: number) => fundCard(w.ctx, w.state, 1, toMinor(usd));
 
 describe("usdToKobo", () => {
-  const at = (usd_ngn_rate: number) => makeContext({ settings: { usd_ngn_rate } });
+  const atRate = (usd_ngn_rate: number) => makeContext({ settings: { usd_ngn_rate } });
 
   it("is exact at a whole rate", () => {
-    const ctx = at(1_600);
+    const ctx = atRate(1_600);
     expect(usdToKobo(ctx, 100, "charge")).toBe(160_000);
     expect(usdToKobo(ctx, 100, "credit")).toBe(160_000);
   });
 
   it("charges round up and credits round down at a 4-decimal rate", () => {
-    const ctx = at(1_234.5678);
+    const ctx = atRate(1_234.5678);
     expect(usdToKobo(ctx, 1, "charge")).toBe(1_235); // 1,234.5678 kobo
     expect(usdToKobo(ctx, 1, "credit")).toBe(1_234);
     expect(usdToKobo(ctx, 10_000, "charge")).toBe(12_345_678); // exact: no rounding either way
     expect(usdToKobo(ctx, 10_000, "credit")).toBe(12_345_678);
-    expect(usdToKobo(at(0.0001), 1, "charge")).toBe(1);
-    expect(usdToKobo(at(0.0001), 1, "credit")).toBe(0);
-    expect(usdToKobo(at(99_999.9999), 1, "charge")).toBe(100_000);
-    expect(usdToKobo(at(99_999.9999), 1, "credit")).toBe(99_999);
+    expect(usdToKobo(atRate(0.0001), 1, "charge")).toBe(1);
+    expect(usdToKobo(atRate(0.0001), 1, "credit")).toBe(0);
+    expect(usdToKobo(atRate(99_999.9999), 1, "charge")).toBe(100_000);
+    expect(usdToKobo(atRate(99_999.9999), 1, "credit")).toBe(99_999);
   });
 
   it("never creates a kobo over fund and unload round trips", () => {
@@ -136,7 +136,7 @@ describe("fundCard and unloadCard", () => {
   it("funding debits amount and fee at the rate as two entries, rounding each charge up", () => {
     const w = withCard({ settings: { usd_ngn_rate: 1_500.0001 } });
     const before = balanceOf(w.state);
-    const moved = fund(w, 10);
+    const moved = fundCardUsd(w, 10);
     expect(w.state.ledger.slice(-2).map((e) => [e.kind, e.amount, e.transaction_id])).toEqual([
       ["card_funding", -1_500_001, moved.txn.transaction_id], // 1,000 cents x 1,500.0001 = 1,500,000.1 kobo
       ["card_funding_fee", -150_001, moved.txn.transaction_id], // 100 cents: 150,000.01 kobo
@@ -173,23 +173,23 @@ describe("fundCard and unloadCard", () => {
   it("with no funding fee posts one entry", () => {
     const w = withCard({ settings: { card_funding_fee_usd: 0 } });
     const entries = w.state.ledger.length;
-    expect(fund(w, 10).fee).toBe(0);
+    expect(fundCardUsd(w, 10).fee).toBe(0);
     expect(w.state.ledger).toHaveLength(entries + 1);
   });
 
   it("refuses 13.13 USD, or an amount a card_fund rule names, with CARD_FUNDING_FAILED, charging nothing", () => {
     const w = withCard();
-    expect(expectRefusal(w.state, () => fund(w, 13.13), "CARD_FUNDING_FAILED").message).toBe("The card issuer declined funding card 1; nothing was charged.");
+    expect(expectRefusal(w.state, () => fundCardUsd(w, 13.13), "CARD_FUNDING_FAILED").message).toBe("The card issuer declined funding card 1; nothing was charged.");
     addRule(w.ctx, w.state, { target: "card_fund", match: { card_id: 1, amount: 5 }, outcome: "failed", times: 1 });
     const balance = balanceOf(w.state);
-    expect(() => fund(w, 5)).toThrow(expect.objectContaining({ code: "CARD_FUNDING_FAILED" }));
+    expect(() => fundCardUsd(w, 5)).toThrow(expect.objectContaining({ code: "CARD_FUNDING_FAILED" }));
     expect([balanceOf(w.state), w.card.balance, w.state.cardTransactions.get(1), w.state.outcomeRules]).toEqual([balance, 0, [], []]);
-    expect(fund(w, 5).card.balance).toBe(500); // the rule was used up
+    expect(fundCardUsd(w, 5).card.balance).toBe(500); // the rule was used up
   });
 
   it("refuses what the wallet cannot cover, and a card balance past the ceiling", () => {
     const w = withCard({ balance: 3_000 });
-    expect(expectRefusal(w.state, () => fund(w, 1), "INSUFFICIENT_BALANCE").message).toBe(
+    expect(expectRefusal(w.state, () => fundCardUsd(w, 1), "INSUFFICIENT_BALANCE").message).toBe(
       "Insufficient wallet balance: NGN 3200.00 needed, NGN 3000.00 available.",
     );
     w.card.balance = MAX_BALANCE_MINOR;
@@ -198,7 +198,7 @@ describe("fundCard and unloadCard", () => {
 
   it("unloading credits the wallet at the rate, rounding down, and refuses more than the card holds", () => {
     const w = withCard({ settings: { usd_ngn_rate: 1_234.5678 } });
-    fund(w, 10);
+    fundCardUsd(w, 10);
     const balance = balanceOf(w.state);
     expect(expectRefusal(w.state, () => unloadCard(w.ctx, w.state, 1, 1_001), "INSUFFICIENT_CARD_BALANCE").message).toBe(
       "Card 1 holds USD 10.00; cannot unload USD 10.01.",
@@ -214,7 +214,7 @@ describe("fundCard and unloadCard", () => {
   it("a frozen card can still be funded and unloaded", () => {
     const w = withCard();
     setCardStatus(w.state, 1, "freeze");
-    fund(w, 2);
+    fundCardUsd(w, 2);
     unloadCard(w.ctx, w.state, 1, 100);
     expect(w.card.balance).toBe(100);
   });
@@ -234,7 +234,7 @@ describe("card states", () => {
 
   it("terminate returns the balance to the wallet first and is permanent", () => {
     const w = withCard();
-    fund(w, 10);
+    fundCardUsd(w, 10);
     setCardStatus(w.state, 1, "freeze");
     const balance = balanceOf(w.state);
     const { card, refunded } = terminateCard(w.ctx, w.state, 1);
@@ -242,7 +242,7 @@ describe("card states", () => {
     expect(balanceOf(w.state)).toBe(balance + 1_600_000);
     expect(w.state.ledger.at(-1)!.description).toBe("Balance returned on termination: card 1 USD 10.00");
     const refusals: Array<[() => unknown, string]> = [
-      [() => fund(w, 1), "funded"],
+      [() => fundCardUsd(w, 1), "funded"],
       [() => unloadCard(w.ctx, w.state, 1, 1), "unloaded"],
       [() => setCardStatus(w.state, 1, "freeze"), "frozen"],
       [() => setCardStatus(w.state, 1, "unfreeze"), "unfrozen"],
@@ -264,7 +264,7 @@ describe("card states", () => {
 describe("spendCard", () => {
   it("pays from an active card with the balance; otherwise declines, records it and keeps the balance", () => {
     const w = withCard();
-    fund(w, 10);
+    fundCardUsd(w, 10);
     expect(spendCard(w.ctx, w.state, 1, 400, "Jumia")).toMatchObject({
       type: "spend",
       status: "success",
@@ -300,7 +300,7 @@ describe("card views and pages", () => {
 
   it("show USD in major units and ISO times", () => {
     const w = withCard();
-    const { txn } = fund(w, 12.5);
+    const { txn } = fundCardUsd(w, 12.5);
     expect(cardView(w.card)).toMatchObject({ card_id: 1, balance: 12.5, masked_pan: w.card.masked_pan, created_at: "2026-01-05T09:00:00.000Z" });
     expect(cardView(w.card)).not.toHaveProperty("pan");
     expect(cardTransactionView(txn)).toMatchObject({ amount: 12.5, currency: "USD", balance_after: 12.5 });

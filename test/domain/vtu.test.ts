@@ -16,13 +16,13 @@ import {
 } from "../../src/domain/vtu.js";
 import { expectRefusal, fieldsOf, setup, T0 } from "./context.js";
 
-const airtime = (phone: string, amount = 100) => priceAirtime({ network: "mtn", phone, amount: toMinor(amount), airtime_type: "VTU" });
+const airtimePriced = (phone: string, amount = 100) => priceAirtime({ network: "mtn", phone, amount: toMinor(amount), airtime_type: "VTU" });
 const prepaid = (ctx: ReturnType<typeof setup>["ctx"], meter_number: string) =>
   priceElectricity(ctx, { disco_id: 1, meter_number, meter_type: "Prepaid", amount: toMinor(1_000) });
 
 describe("pricing", () => {
   it("airtime costs its amount", () => {
-    expect(airtime("08031234567")).toEqual({
+    expect(airtimePriced("08031234567")).toEqual({
       service: "airtime",
       amount: 10_000,
       description: "MTN VTU airtime of NGN 100.00 to 08031234567",
@@ -92,7 +92,7 @@ describe("pricing", () => {
 describe("purchase", () => {
   it("success: debits once, settles at once with no timer", () => {
     const { ctx, state } = setup({ balance: 1_000 });
-    const p = purchase(ctx, state, airtime("08031234567"));
+    const p = purchase(ctx, state, airtimePriced("08031234567"));
     expect(p).toEqual({
       reference: expect.stringMatching(/^VTU_[0-9A-Z]{16}$/),
       transaction_id: expect.stringMatching(/^TXN_[0-9A-Z]{16}$/),
@@ -117,7 +117,7 @@ describe("purchase", () => {
 
   it("fail: refunded at once under the same transaction_id", () => {
     const { ctx, state } = setup({ balance: 1_000 });
-    const p = purchase(ctx, state, airtime("08044444444"));
+    const p = purchase(ctx, state, airtimePriced("08044444444"));
     expect(p).toMatchObject({ status: "fail", message: "Transaction failed. Your wallet has been refunded.", plan: null, settled_at: T0 });
     expect(state.ledger.slice(1).map((e) => [e.kind, e.amount, e.transaction_id])).toEqual([
       ["vtu_purchase", -10_000, p.transaction_id],
@@ -152,7 +152,7 @@ describe("purchase", () => {
 
   it("processing on hold: no timer, the timer entry point does nothing, a forced settlement does", () => {
     const { ctx, state } = setup({ balance: 2_000 });
-    const p = purchase(ctx, state, airtime("08055555555"));
+    const p = purchase(ctx, state, airtimePriced("08055555555"));
     expect(p.plan).toEqual({ then: "hold", delay_ms: 60_000 });
     expect(state.timers).toEqual([]);
     expect(settleVtuWhenDue(ctx, state, p.reference)).toBeUndefined();
@@ -164,8 +164,8 @@ describe("purchase", () => {
 
   it("settleVtuNow cancels the pending timer and refuses a settled purchase or unknown reference", () => {
     const { ctx, state } = setup({ balance: 2_000 });
-    const p = purchase(ctx, state, airtime("08022222222"));
-    const other = purchase(ctx, state, airtime("2348022222222"));
+    const p = purchase(ctx, state, airtimePriced("08022222222"));
+    const other = purchase(ctx, state, airtimePriced("2348022222222"));
     settleVtuNow(ctx, state, p.reference, "success");
     expect(state.timers.map((t) => t.ref)).toEqual([other.reference]);
     expect(expectRefusal(state, () => settleVtuNow(ctx, state, p.reference, "fail"), "INVALID_STATE").message).toBe(
@@ -187,21 +187,21 @@ describe("purchase", () => {
     }
     addRule(ctx, state, { target: "vtu", match: { service: "exam" }, outcome: "fail" });
     expect(purchase(ctx, state, priceExam(ctx, { exam_type_id: 301, quantity: 2 })).pins).toBeNull();
-    expect(purchase(ctx, state, airtime("08031234567")).token).toBeNull(); // airtime issues nothing
+    expect(purchase(ctx, state, airtimePriced("08031234567")).token).toBeNull(); // airtime issues nothing
   });
 
   it("refuses what the wallet cannot cover, consuming no rule", () => {
     const { ctx, state } = setup({ balance: 99.99 });
     addRule(ctx, state, { target: "vtu", outcome: "fail", times: 1 });
-    expectRefusal(state, () => purchase(ctx, state, airtime("08031234567")), "INSUFFICIENT_BALANCE");
+    expectRefusal(state, () => purchase(ctx, state, airtimePriced("08031234567")), "INSUFFICIENT_BALANCE");
   });
 });
 
 describe("VTU views", () => {
   it("the purchase result says success false only for fail; the record capitalises its status", () => {
     const { ctx, state } = setup({ balance: 100_000 });
-    const failed = purchase(ctx, state, airtime("08044444444"));
-    const processing = purchase(ctx, state, airtime("08055555555"));
+    const failed = purchase(ctx, state, airtimePriced("08044444444"));
+    const processing = purchase(ctx, state, airtimePriced("08055555555"));
     const exam = purchase(ctx, state, priceExam(ctx, { exam_type_id: 302, quantity: 1 }));
     expect(purchaseResultView(failed)).toEqual({ success: false, status: "fail", message: failed.message, reference: failed.reference, token: null, amount: 100, transaction_id: failed.transaction_id });
     expect(purchaseResultView(processing).success).toBe(true);

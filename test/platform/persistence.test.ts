@@ -1,43 +1,36 @@
 import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import type { RunningSandbox } from "../../src/server.js";
-import { at, client } from "../client.js";
-import { expectError, harness, httpCall, makeNuban, signUpAt, startFromArgs, stopServers, tempDirs, until, type KeyHeaders } from "../helpers.js";
+import { client, payoutBody } from "../client.js";
+import { balanceAt, expectError, harness, httpCall, signUpAtStart, startFromArgs, stopServers, tempDirs, until } from "../helpers.js";
 
 const dataDir = tempDirs("msb-data-");
 afterEach(stopServers); // registered last, so it runs first: no server writes into a removed folder
 
 const start = (dir: string) => startFromArgs(["--data", dir]);
-/** A merchant signed up over HTTP, its manual clock at the harness's START unless `settings` say otherwise. */
-const newMerchant = (s: RunningSandbox, settings: Record<string, unknown> = {}) => signUpAt(s.url, { clock: { now: at(0) }, ...settings });
-const api = (s: RunningSandbox, keys: KeyHeaders, method: string, path: string, body?: unknown) => httpCall(s.url, method, path, { keys, body });
-const payout = (reference: string) => ({
-  amount: 1_000, reference, bank_code: "058", account_number: makeNuban("058", "555666777"), account_name: "OBI EMEKA", bank_name: "GTBank",
-});
 
 describe("--data persistence", () => {
   it("a restart loses nothing that was acknowledged, and pending timers resume", async () => {
     const dir = await dataDir();
     const first = await start(dir);
-    const m = await newMerchant(first, { wallet_balance: 20_000 });
-    expect((await api(first, m.keys, "POST", "/api/v1/payout/transfer", payout("p1"))).status).toBe(201);
-    const va = await api(first, m.keys, "POST", "/api/v1/virtual-account/create", {
-      email: "ada@example.com", reference: "c1", bank: "partnerbank", first_name: "Ada", last_name: "Obi", bvn: "22212345678",
+    const m = await signUpAtStart(first.url, { wallet_balance: 20_000 });
+    expect((await m.call("POST", "/api/v1/payout/transfer", { body: payoutBody({ amount: 1_000, reference: "p1" }) })).status).toBe(201);
+    const va = await m.call("POST", "/api/v1/virtual-account/create", {
+      body: { email: "ada@example.com", reference: "c1", bank: "partnerbank", first_name: "Ada", last_name: "Obi", bvn: "22212345678" },
     });
-    await api(first, m.keys, "POST", `/sandbox/v1/virtual-accounts/${va.body.data.account_number}/transfers`, { amount: 500, narration: "n1" });
+    await m.call("POST", `/sandbox/v1/virtual-accounts/${va.body.data.account_number}/transfers`, { body: { amount: 500, narration: "n1" } });
     await stopServers();
 
     const second = await start(dir);
     expect(second.restored).toBe(2); // the demo merchant and ours
-    expect((await api(second, m.keys, "GET", "/api/v1/wallet/balance")).body.data.balance).toBe(20_000 - 1_010 + 500);
-    expect((await api(second, m.keys, "GET", "/api/v1/payout/status?reference=p1")).body.data.status).toBe("processing");
-    expect((await api(second, m.keys, "GET", "/api/v1/transaction/status?reference=n1")).body.data.amount).toBe(500);
-    expect((await api(second, m.keys, "GET", "/sandbox/v1/clock")).body.data).toMatchObject({ now: "2026-03-02T09:00:00.000Z", pending_timers: 1 });
-    expect((await api(second, m.keys, "GET", "/sandbox/v1/events")).body.data).toHaveLength(1);
-    const advanced = await api(second, m.keys, "POST", "/sandbox/v1/clock/advance", { seconds: 30 });
+    expect(await balanceAt(second.url, m.keys)).toBe(20_000 - 1_010 + 500);
+    expect((await httpCall(second.url, "GET", "/api/v1/payout/status?reference=p1", { keys: m.keys })).body.data.status).toBe("processing");
+    expect((await httpCall(second.url, "GET", "/api/v1/transaction/status?reference=n1", { keys: m.keys })).body.data.amount).toBe(500);
+    expect((await httpCall(second.url, "GET", "/sandbox/v1/clock", { keys: m.keys })).body.data).toMatchObject({ now: "2026-03-02T09:00:00.000Z", pending_timers: 1 });
+    expect((await httpCall(second.url, "GET", "/sandbox/v1/events", { keys: m.keys })).body.data).toHaveLength(1);
+    const advanced = await httpCall(second.url, "POST", "/sandbox/v1/clock/advance", { keys: m.keys, body: { seconds: 30 } });
     expect(advanced.body.data.fired).toBe(1);
-    expect((await api(second, m.keys, "GET", "/api/v1/payout/status?reference=p1")).body.data).toMatchObject({
+    expect((await httpCall(second.url, "GET", "/api/v1/payout/status?reference=p1", { keys: m.keys })).body.data).toMatchObject({
       status: "completed",
       processed_at: "2026-03-02T09:00:30.000Z",
     });
@@ -46,8 +39,8 @@ describe("--data persistence", () => {
   it("a mutating response is sent only after its write has landed", async () => {
     const dir = await dataDir();
     const s = await start(dir);
-    const m = await newMerchant(s);
-    const funded = await api(s, m.keys, "POST", "/sandbox/v1/wallet/fund", { amount: 123.45 });
+    const m = await signUpAtStart(s.url);
+    const funded = await m.call("POST", "/sandbox/v1/wallet/fund", { body: { amount: 123.45 } });
     expect(funded.status).toBe(200);
     const onDisk = JSON.parse(await readFile(join(dir, `${m.id}.json`), "utf8"));
     expect(onDisk.state.ledger.at(-1)).toMatchObject({ kind: "wallet_funding", amount: 12_345, transaction_id: funded.body.data.transaction_id });
@@ -56,9 +49,9 @@ describe("--data persistence", () => {
   it("many concurrent writes to one merchant are batched into a few serialisations", async () => {
     const dir = await dataDir();
     const s = await start(dir);
-    const m = await newMerchant(s, { wallet_balance: 0 });
+    const m = await signUpAtStart(s.url, { wallet_balance: 0 });
     const before = s.store!.writeCount;
-    const replies = await Promise.all(Array.from({ length: 100 }, () => api(s, m.keys, "POST", "/sandbox/v1/wallet/fund", { amount: 1 })));
+    const replies = await Promise.all(Array.from({ length: 100 }, () => m.call("POST", "/sandbox/v1/wallet/fund", { body: { amount: 1 } })));
     expect(replies.every((r) => r.status === 200)).toBe(true);
     const writes = s.store!.writeCount - before;
     expect(writes).toBeGreaterThanOrEqual(1);
@@ -70,9 +63,9 @@ describe("--data persistence", () => {
   it("a realtime merchant's timer that fell due while stopped fires after the restart", async () => {
     const dir = await dataDir();
     const first = await start(dir);
-    const m = await newMerchant(first, { clock: { mode: "realtime", speed: 600 }, delays: { payout_settlement_seconds: 60 } });
-    await api(first, m.keys, "POST", "/sandbox/v1/clock/advance", { seconds: 0 });
-    expect((await api(first, m.keys, "POST", "/api/v1/payout/transfer", payout("rt"))).status).toBe(201);
+    const m = await signUpAtStart(first.url, { clock: { mode: "realtime", speed: 600 }, delays: { payout_settlement_seconds: 60 } });
+    await m.call("POST", "/sandbox/v1/clock/advance", { body: { seconds: 0 } });
+    expect((await m.call("POST", "/api/v1/payout/transfer", { body: payoutBody({ amount: 1_000, reference: "rt" }) })).status).toBe(201);
     await stopServers();
     const second = await start(dir);
     const tenant = second.registry.get(m.id)!;
@@ -94,7 +87,7 @@ describe("snapshots", () => {
   it("GET exports a merchant and PUT restores it into another, which keeps its own keys", async () => {
     const h = harness();
     const a = client(await h.merchant({ wallet_balance: 9_000, business_name: "Source Ltd" }));
-    await a.processingPayout(payout("snap"));
+    await a.processingPayout({ amount: 1_000, reference: "snap" });
     const holder = await a.cardholder({ email: "ada@example.com" }, { approved: false });
     const snapshot = await a.snapshot();
     expect(snapshot).toMatchObject({ format: "merchant-sandbox/v1", merchant: { business_name: "Source Ltd" } });

@@ -10,7 +10,7 @@ const DOCS_CSP = new RegExp(`^${COMMON}; script-src 'self' ${NONCE}; style-src '
 const DENY_ALL = "default-src 'none'; frame-ancestors 'none'";
 
 /** Checks a page's headers, and that each of its inline <script> and <style> carries the CSP's nonce. */
-function expectPage(res: Reply, policy: RegExp): string {
+function expectNoncedPage(res: Reply, policy: RegExp): string {
   expect(res.headers.get("content-type")).toMatch(/^text\/html/);
   expect(res.headers.get("x-content-type-options")).toBe("nosniff");
   expect(res.headers.get("referrer-policy")).toBe("no-referrer");
@@ -48,19 +48,19 @@ describe("security headers", () => {
     const h = harness();
     const ref = (await client(await h.merchant()).checkout({ amount: 2_500 })).reference;
 
-    const first = expectPage(await h.call("GET", `/pay/${ref}`), PAGE_CSP);
-    const second = expectPage(await h.call("GET", `/pay/${ref}`), PAGE_CSP);
+    const first = expectNoncedPage(await h.call("GET", `/pay/${ref}`), PAGE_CSP);
+    const second = expectNoncedPage(await h.call("GET", `/pay/${ref}`), PAGE_CSP);
     expect(first).not.toBe(second);
-    expectPage(await h.call("GET", `/processor/checkout/${ref}`), PAGE_CSP);
-    expectPage(await h.call("GET", "/dashboard"), PAGE_CSP);
+    expectNoncedPage(await h.call("GET", `/processor/checkout/${ref}`), PAGE_CSP);
+    expectNoncedPage(await h.call("GET", "/dashboard"), PAGE_CSP);
 
     const missing = await h.call("GET", "/pay/CHK_NOPE");
     expect(missing.status).toBe(404);
-    expectPage(missing, PAGE_CSP);
+    expectNoncedPage(missing, PAGE_CSP);
     expect(missing.body).toContain('<meta name="viewport"');
 
     const docs = await h.call("GET", "/docs");
-    expectPage(docs, DOCS_CSP);
+    expectNoncedPage(docs, DOCS_CSP);
     expect(docs.headers.get("content-security-policy")).not.toContain("unsafe-eval");
     expect(docs.body).toContain('<script src="/docs/scalar.js"></script>');
   });

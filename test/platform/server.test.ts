@@ -3,7 +3,7 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { parseSettings } from "../../src/config.js";
-import { closedAfterEach, DEMO_KEYS, REPO_ROOT, runCli, signUpAt, startFromArgs, stopServers, tempDirs } from "../helpers.js";
+import { closedAfterEach, configFiles, DEMO_KEYS, REPO_ROOT, runCli, signUpAt, startFromArgs, stopServers, tempDirs } from "../helpers.js";
 import { startServerProcess, type StartedServer } from "../support/processes.js";
 
 const tempDir = tempDirs("msb-scn-");
@@ -88,11 +88,7 @@ describe("start --scenario and --config", () => {
   });
 
   it("reads a YAML or JSON config file, below env and flags", () => {
-    const files: Record<string, string> = { "sandbox.yaml": "port: 5001\nhost: 0.0.0.0\nseed: abc\n", "bad.yaml": "colour: blue\n" };
-    const read = (path: string) => {
-      if (!(path in files)) throw new Error(`ENOENT ${path}`);
-      return files[path]!;
-    };
+    const read = configFiles({ "sandbox.yaml": "port: 5001\nhost: 0.0.0.0\nseed: abc\n", "bad.yaml": "colour: blue\n" });
     expect(parseSettings(["--config", "sandbox.yaml"], {}, read)).toEqual({
       settings: { host: "0.0.0.0", port: 5001, seed: "abc", trust_proxy: false, scenario: [], shared: false, max_merchants: 20_000, snapshot_limit_mb: 5 },
     });

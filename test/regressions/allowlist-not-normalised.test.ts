@@ -22,15 +22,15 @@ describe("IP allowlist normalisation", () => {
   it("admits a listed client however either side writes the address, and refuses the rest with 403 IP_NOT_WHITELISTED", async () => {
     const h = harness();
     const m = await h.merchant({ ip_allowlist: ["::ffff:127.0.0.1", "0:0:0:0:0:0:0:1", "2001:DB8::1"], wallet_balance: 250 });
-    const balance = (ip: string) => m.call("GET", "/api/v1/wallet/balance", { ip });
+    const balanceFrom = (ip: string) => m.call("GET", "/api/v1/wallet/balance", { ip });
 
     for (const ip of ["127.0.0.1", "::ffff:127.0.0.1", "::1", "0:0:0:0:0:0:0:1", "2001:db8::1", "2001:DB8:0:0:0:0:0:1", "::ffff:7f00:1"]) {
-      const res = await balance(ip);
+      const res = await balanceFrom(ip);
       expect(res.status, `${ip}: ${JSON.stringify(res.body)}`).toBe(200);
       expect(res.body.data.balance).toBe(250);
     }
     for (const ip of ["127.0.0.2", "::ffff:127.0.0.2", "2001:db8::2", "10.0.0.1"]) {
-      const err = expectError(await balance(ip), 403, "IP_NOT_WHITELISTED");
+      const err = expectError(await balanceFrom(ip), 403, "IP_NOT_WHITELISTED");
       expect(err.message).toContain(ip.replace("::ffff:", ""));
     }
     // A refused caller changed nothing; the control API stays open to every address.
@@ -39,7 +39,7 @@ describe("IP allowlist normalisation", () => {
       body: { amount: 100, bank_code: "058", account_number: "0123456785", account_name: "X", bank_name: "GTBank" },
     });
     expectError(refusedPayout, 403, "IP_NOT_WHITELISTED");
-    expect((await balance("127.0.0.1")).body.data.balance).toBe(250);
+    expect((await balanceFrom("127.0.0.1")).body.data.balance).toBe(250);
     expect((await m.call("GET", "/sandbox/v1/merchant", { ip: "192.0.2.1" })).status).toBe(200);
   });
 

@@ -11,25 +11,20 @@ import { afterEach, describe, expect, it } from "vitest";
 import type { AppOptions } from "../../src/app.js";
 import { loadCatalog } from "../../src/store/fixtures.js";
 import { Registry } from "../../src/engine/registry.js";
-import { expectError, harness, startFromArgs, stopServers, type CallOptions, type Reply } from "../helpers.js";
+import { expectError, harness, httpCall, signUpAt, startFromArgs, stopServers, type Reply } from "../helpers.js";
 
 afterEach(stopServers);
 
 const catalog = loadCatalog();
 
-/** A sandbox without the demo merchant (counts start at 0), with the given quotas, cap and app options. */
-function sandbox(options: Partial<AppOptions> & { maxMerchants?: number } = {}) {
+/** A harness without the demo merchant (counts start at 0), with the given quotas, cap and app options. */
+function emptySandbox(options: Partial<AppOptions> & { maxMerchants?: number } = {}) {
   const { maxMerchants, ...appOptions } = options;
-  const h = harness({ ...appOptions, registry: new Registry({ catalog, maxMerchants }) });
-  const signUp = async (ip = "127.0.0.1", settings: Record<string, unknown> = {}) => {
-    const res = await h.call("POST", "/sandbox/v1/merchants", { body: settings, ip });
-    expect(res.status, JSON.stringify(res.body)).toBe(201);
-    const { api_key, api_secret, merchant_id } = res.body.data;
-    const keys = { "x-api-key": api_key as string, "x-api-secret": api_secret as string };
-    return { id: merchant_id as string, keys, call: (method: string, path: string, opts: CallOptions = {}) => h.call(method, path, { ...opts, headers: { ...keys, ...opts.headers } }) };
-  };
-  return { app: h.app, registry: h.registry, call: h.call, signUp };
+  return harness({ ...appOptions, registry: new Registry({ catalog, maxMerchants }) });
 }
+
+/** An anonymous sign-up with no settings on a running server; the reply is for the test to examine. */
+const signUpRequest = (baseUrl: string) => httpCall(baseUrl, "POST", "/sandbox/v1/merchants", { body: {} });
 
 const scenario = (merchants: number, extra: Record<string, unknown> = {}) => ({
   name: "many",
@@ -51,8 +46,8 @@ function expectQuota(res: Reply) {
 
 describe("quotas on the open routes, per client IP", () => {
   it("the 4th sign-up from one IP in a minute is 429 QUOTA_EXCEEDED and creates nothing; another IP is still served", async () => {
-    const s = sandbox({ quotas: { signupsPerMinute: 3, scenarioLoadsPerMinute: 0 } });
-    for (let i = 0; i < 3; i++) await s.signUp("203.0.113.7");
+    const s = emptySandbox({ quotas: { signupsPerMinute: 3, scenarioLoadsPerMinute: 0 } });
+    for (let i = 0; i < 3; i++) await s.merchant({}, { ip: "203.0.113.7" });
     expect(s.registry.size).toBe(3);
     const refused = await s.call("POST", "/sandbox/v1/merchants", { body: {}, ip: "203.0.113.7" });
     expectQuota(refused);
@@ -60,32 +55,31 @@ describe("quotas on the open routes, per client IP", () => {
     expect(s.registry.size).toBe(3);
     // The same address written as IPv4-mapped IPv6 is the same caller.
     expectQuota(await s.call("POST", "/sandbox/v1/merchants", { body: {}, ip: "::ffff:203.0.113.7" }));
-    await s.signUp("203.0.113.8");
-    await s.signUp("2001:db8::7");
+    await s.merchant({}, { ip: "203.0.113.8" });
+    await s.merchant({}, { ip: "2001:db8::7" });
     expect(s.registry.size).toBe(5);
     // Scenario loads have a quota of their own (0 here: none), and merchants keep working.
     expect((await s.call("POST", "/sandbox/v1/scenarios", { body: scenario(1), ip: "203.0.113.7" })).status).toBe(201);
   });
 
   it("scenario loads likewise: the 3rd of 2 per minute is 429 and loads nothing; sign-ups are counted apart", async () => {
-    const s = sandbox({ quotas: { signupsPerMinute: 0, scenarioLoadsPerMinute: 2 } });
+    const s = emptySandbox({ quotas: { signupsPerMinute: 0, scenarioLoadsPerMinute: 2 } });
     for (let i = 0; i < 2; i++) expect((await s.call("POST", "/sandbox/v1/scenarios", { body: scenario(2), ip: "198.51.100.1" })).status).toBe(201);
     expect(s.registry.size).toBe(4);
     expectQuota(await s.call("POST", "/sandbox/v1/scenarios", { body: scenario(2), ip: "198.51.100.1" }));
     expect(s.registry.size).toBe(4);
     expect((await s.call("POST", "/sandbox/v1/scenarios", { body: scenario(2), ip: "198.51.100.2" })).status).toBe(201);
-    await s.signUp("198.51.100.1");
+    await s.merchant({}, { ip: "198.51.100.1" });
     expect(s.registry.size).toBe(7);
   });
 
   it("--signups-per-minute reaches the server: the 3rd sign-up of 2 is refused over HTTP", async () => {
     const server = await startFromArgs(["--signups-per-minute", "2"]);
-    const post = () => fetch(`${server.url}/sandbox/v1/merchants`, { method: "POST", headers: { "content-type": "application/json" }, body: "{}" });
-    expect((await post()).status).toBe(201);
-    expect((await post()).status).toBe(201);
-    const refused = await post();
+    expect((await signUpRequest(server.url)).status).toBe(201);
+    expect((await signUpRequest(server.url)).status).toBe(201);
+    const refused = await signUpRequest(server.url);
     expect(refused.status).toBe(429);
-    const body = (await refused.json()) as { retry_after: number };
+    const body = refused.body as { retry_after: number };
     expect(body).toMatchObject({ success: false, error_code: "QUOTA_EXCEEDED", retry_after: expect.any(Number) });
     expect(refused.headers.get("retry-after")).toBe(String(body.retry_after));
   });
@@ -93,7 +87,7 @@ describe("quotas on the open routes, per client IP", () => {
 
 describe("scenario size and the merchant cap", () => {
   it("a scenario with 21 merchants is 422 and creates none; 20 load", async () => {
-    const s = sandbox();
+    const s = emptySandbox();
     const res = expectError(await s.call("POST", "/sandbox/v1/scenarios", { body: scenario(21) }), 422, "VALIDATION_ERROR");
     expect(res.errors?.merchants?.join(" ")).toContain("At most 20 merchants");
     expect(s.registry.size).toBe(0);
@@ -102,7 +96,7 @@ describe("scenario size and the merchant cap", () => {
   });
 
   it("a scenario with 101 outcome rules is 422 and creates nothing", async () => {
-    const s = sandbox();
+    const s = emptySandbox();
     const outcomes = Array.from({ length: 101 }, () => ({ target: "payout", outcome: "failed" }));
     const res = expectError(await s.call("POST", "/sandbox/v1/scenarios", { body: scenario(1, { outcomes }) }), 422, "VALIDATION_ERROR");
     expect(Object.keys(res.errors ?? {})).toEqual(["outcomes"]);
@@ -110,13 +104,13 @@ describe("scenario size and the merchant cap", () => {
   });
 
   it("past the cap, sign-up and scenario loads get 429 MERCHANT_LIMIT_REACHED; DELETE /sandbox/v1/merchant frees a place", async () => {
-    const s = sandbox({ maxMerchants: 3 });
-    const first = await s.signUp();
-    await s.signUp();
+    const s = emptySandbox({ maxMerchants: 3 });
+    const first = await s.merchant();
+    await s.merchant();
     // A scenario of two would pass the cap: refused whole, nothing left behind.
     expectError(await s.call("POST", "/sandbox/v1/scenarios", { body: scenario(2) }), 429, "MERCHANT_LIMIT_REACHED");
     expect(s.registry.size).toBe(2);
-    await s.signUp();
+    await s.merchant();
     const full = expectError(await s.call("POST", "/sandbox/v1/merchants", { body: {} }), 429, "MERCHANT_LIMIT_REACHED");
     expect(full.message).toContain("DELETE /sandbox/v1/merchant");
     expect(full.retry_after).toBeUndefined();
@@ -126,7 +120,7 @@ describe("scenario size and the merchant cap", () => {
     expect((await first.call("DELETE", "/sandbox/v1/merchant")).status).toBe(200);
     expect(s.registry.size).toBe(2);
     expectError(await first.call("GET", "/sandbox/v1/merchant"), 401, "INVALID_CREDENTIALS");
-    await s.signUp();
+    await s.merchant();
     expect(s.registry.size).toBe(3);
     expectError(await s.call("POST", "/sandbox/v1/merchants", { body: {} }), 429, "MERCHANT_LIMIT_REACHED");
   });
@@ -134,24 +128,20 @@ describe("scenario size and the merchant cap", () => {
   it("--max-merchants reaches the server (the demo merchant counts)", async () => {
     const server = await startFromArgs(["--max-merchants", "2"]);
     expect(server.registry.size).toBe(1);
-    const post = () => fetch(`${server.url}/sandbox/v1/merchants`, { method: "POST", headers: { "content-type": "application/json" }, body: "{}" });
-    const made = await post();
-    expect(made.status).toBe(201);
-    const refused = await post();
+    const made = await signUpAt(server.url);
+    const refused = await signUpRequest(server.url);
     expect(refused.status).toBe(429);
-    expect(await refused.json()).toMatchObject({ success: false, error_code: "MERCHANT_LIMIT_REACHED" });
-    const { api_key, api_secret } = ((await made.json()) as { data: { api_key: string; api_secret: string } }).data;
-    const del = await fetch(`${server.url}/sandbox/v1/merchant`, { method: "DELETE", headers: { "x-api-key": api_key, "x-api-secret": api_secret } });
-    expect(del.status).toBe(200);
-    expect((await post()).status).toBe(201);
+    expect(refused.body).toMatchObject({ success: false, error_code: "MERCHANT_LIMIT_REACHED" });
+    expect((await made.call("DELETE", "/sandbox/v1/merchant")).status).toBe(200);
+    expect((await signUpRequest(server.url)).status).toBe(201);
     expect(server.registry.size).toBe(2);
   });
 });
 
 describe("snapshot body limit", () => {
   it("a body over the limit is 413 PAYLOAD_TOO_LARGE, with or without a Content-Length, and the merchant is unchanged", async () => {
-    const s = sandbox({ snapshotLimitBytes: 4096 });
-    const m = await s.signUp("127.0.0.1", { wallet_balance: 321 });
+    const s = emptySandbox({ snapshotLimitBytes: 4096 });
+    const m = await s.merchant({ wallet_balance: 321 });
     const exported = (await m.call("GET", "/sandbox/v1/snapshot")).body;
     const small = JSON.stringify(exported);
     expect(small.length).toBeLessThan(4096);
@@ -169,8 +159,8 @@ describe("snapshot body limit", () => {
   });
 
   it("by default a snapshot may be 5 MB, not more (other bodies 1 MB)", async () => {
-    const s = sandbox();
-    const m = await s.signUp();
+    const s = emptySandbox();
+    const m = await s.merchant();
     const exported = JSON.stringify((await m.call("GET", "/sandbox/v1/snapshot")).body);
     const json = { "content-type": "application/json" };
     const twoMb = exported + " ".repeat(2 * 1024 * 1024);
@@ -182,21 +172,19 @@ describe("snapshot body limit", () => {
 
   it("--snapshot-limit-mb reaches the server", async () => {
     const server = await startFromArgs(["--snapshot-limit-mb", "0.01"]);
-    const made = (await (await fetch(`${server.url}/sandbox/v1/merchants`, { method: "POST", headers: { "content-type": "application/json" }, body: "{}" })).json()) as { data: { api_key: string; api_secret: string } };
-    const keys = { "x-api-key": made.data.api_key, "x-api-secret": made.data.api_secret };
-    const exported = await (await fetch(`${server.url}/sandbox/v1/snapshot`, { headers: keys })).text();
-    const put = (body: string) => fetch(`${server.url}/sandbox/v1/snapshot`, { method: "PUT", headers: { ...keys, "content-type": "application/json" }, body });
-    expect((await put(exported)).status).toBe(200);
-    const refused = await put(exported + " ".repeat(11_000));
+    const m = await signUpAt(server.url);
+    const exported = (await m.call("GET", "/sandbox/v1/snapshot")).text;
+    expect((await m.call("PUT", "/sandbox/v1/snapshot", { raw: exported })).status).toBe(200);
+    const refused = await m.call("PUT", "/sandbox/v1/snapshot", { raw: exported + " ".repeat(11_000) });
     expect(refused.status).toBe(413);
-    expect(await refused.json()).toMatchObject({ success: false, error_code: "PAYLOAD_TOO_LARGE" });
+    expect(refused.body).toMatchObject({ success: false, error_code: "PAYLOAD_TOO_LARGE" });
   });
 });
 
 describe("outcome rules per merchant", () => {
   it("the 101st rule is 422 and not added; deleting one makes room", async () => {
-    const s = sandbox();
-    const m = await s.signUp();
+    const s = emptySandbox();
+    const m = await s.merchant();
     for (let i = 0; i < 100; i++) {
       const res = await m.call("POST", "/sandbox/v1/outcomes", { body: { target: "payout", match: { reference: `inv-${i}` }, outcome: "failed" } });
       expect(res.status, JSON.stringify(res.body)).toBe(201);
@@ -216,8 +204,8 @@ describe("JSON nesting", () => {
     ["arrays", deepArray(10_000)],
     ["objects", deepObject(10_000)],
   ])("a body of %s nested 10,000 deep is 422 VALIDATION_ERROR on /api/v1 and on /sandbox/v1/scenarios, and the sandbox carries on", async (_kind, deep) => {
-    const s = sandbox();
-    const m = await s.signUp("127.0.0.1", { wallet_balance: 5_000 });
+    const s = emptySandbox();
+    const m = await s.merchant({ wallet_balance: 5_000 });
     const json = { "content-type": "application/json" };
 
     const body = `{"amount":100,"bank_code":"058","account_number":"0123456785","account_name":"X","bank_name":"GTBank","narration":${deep}}`;
@@ -241,14 +229,14 @@ describe("JSON nesting", () => {
 describe("/health", () => {
   it("shows the merchant count by default, and none with --shared", async () => {
     const open = await startFromArgs([]);
-    const openHealth = await fetch(`${open.url}/health`);
+    const openHealth = await httpCall(open.url, "GET", "/health");
     expect(openHealth.status).toBe(200);
-    expect(await openHealth.json()).toEqual({ success: true, status: "ok", merchants: 1 });
+    expect(openHealth.body).toEqual({ success: true, status: "ok", merchants: 1 });
 
     const shared = await startFromArgs(["--shared"]);
-    await fetch(`${shared.url}/sandbox/v1/merchants`, { method: "POST", headers: { "content-type": "application/json" }, body: "{}" });
-    const sharedHealth = await fetch(`${shared.url}/health`);
+    await signUpRequest(shared.url);
+    const sharedHealth = await httpCall(shared.url, "GET", "/health");
     expect(sharedHealth.status).toBe(200);
-    expect(await sharedHealth.json()).toEqual({ success: true, status: "ok" });
+    expect(sharedHealth.body).toEqual({ success: true, status: "ok" });
   });
 });

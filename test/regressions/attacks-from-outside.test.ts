@@ -15,63 +15,31 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { connect } from "node:net";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { makeNuban } from "../../src/domain/nuban.js";
+import { payoutBody } from "../client.js";
+import {
+  balanceAt,
+  expectError,
+  httpCall,
+  REPO_ROOT,
+  repoFile,
+  signUpAtStart,
+  snapshotAt,
+  type HttpReply,
+  type ServerMerchant,
+} from "../helpers.js";
 import { startServerProcess, type StartedServer } from "../support/processes.js";
 
-const ROOT = fileURLToPath(new URL("../..", import.meta.url));
-const CLI = join(ROOT, "dist", "cli.mjs");
+const CLI = repoFile("dist/cli.mjs");
 const MAX_CLOCK_ISO = "9998-12-31T23:59:59.999Z";
 const CEILING_NAIRA = 10_000_000_000_000; // MAX_BALANCE_MINOR in Naira
 const EVIL_REDIRECT = "javascript:alert(document.domain)";
 
-type Keys = { "x-api-key": string; "x-api-secret": string };
-interface Res {
-  status: number;
-  body: any;
-  text: string;
-  headers: Headers;
-}
-interface Options {
-  keys?: Keys;
-  body?: unknown;
-  /** A body sent as this exact text (JSON built by hand: deep nesting, huge payloads). */
-  raw?: string;
-  headers?: Record<string, string>;
-}
-
-/** One request; a dropped connection fails the test with what was asked. */
-async function call(base: string, method: string, path: string, opts: Options = {}): Promise<Res> {
-  const headers: Record<string, string> = { ...(opts.keys ?? {}), ...(opts.headers ?? {}) };
-  const body = opts.raw ?? (opts.body === undefined ? undefined : JSON.stringify(opts.body));
-  if (body !== undefined) headers["content-type"] ??= "application/json";
-  let res: Response;
-  try {
-    res = await fetch(`${base}${path}`, { method, headers, body });
-  } catch (err) {
-    const cause = (err as { cause?: Error }).cause;
-    throw new Error(`${method} ${path}: no reply, the connection was dropped (${(err as Error).message}${cause ? `: ${cause.message}` : ""})`);
-  }
-  const text = await res.text();
-  let parsed: unknown = text;
-  try {
-    parsed = JSON.parse(text);
-  } catch {
-    // pages are HTML
-  }
-  return { status: res.status, body: parsed, text, headers: res.headers };
-}
-
-/** The attack was refused through the one JSON error envelope, with this status and code. */
-function refused(res: Res, status: number, code: string) {
-  expect(res.status, res.text.slice(0, 600)).not.toBe(500);
-  expect(res.status, res.text.slice(0, 600)).toBe(status);
-  expect(res.headers.get("content-type") ?? "").toMatch(/^application\/json/);
-  expect(res.body).toMatchObject({ success: false, error_code: code });
-  expect(typeof res.body.message).toBe("string");
-  expect(res.body.message.length).toBeGreaterThan(0);
-  return res.body as { message: string; errors?: Record<string, string[]>; retry_after?: number };
+/** The attack was refused through the one error envelope, as JSON, with this status and code. */
+function refused(res: HttpReply, status: number, code: string) {
+  const body = expectError(res, status, code);
+  expect(res.headers.get("content-type") ?? "", res.text.slice(0, 600)).toMatch(/^application\/json/);
+  return body;
 }
 
 /** A JSON text nested `depth` levels deep, built without recursion. */
@@ -141,64 +109,45 @@ interface Server {
   data: string;
   args: string[];
 }
-interface Member {
-  id: string;
-  keys: Keys;
-}
 
 const tmp = mkdtempSync(join(tmpdir(), "msb-attacks-"));
 const running: StartedServer[] = [];
 
-async function start(data: string, extra: string[] = []): Promise<Server> {
+/** The built CLI started as users start it, on the `data` folder (and `extra` flags). */
+async function startCli(data: string, extra: string[] = []): Promise<Server> {
   const args = [CLI, "start", "--port", "0", "--data", data, ...extra];
-  const proc = await startServerProcess(process.execPath, args, { cwd: ROOT, ready: "merchant file(s) restored", timeoutMs: 20_000 });
+  const proc = await startServerProcess(process.execPath, args, { cwd: REPO_ROOT, ready: "merchant file(s) restored", timeoutMs: 20_000 });
   running.push(proc);
   return { proc, url: proc.url, data, args };
 }
-async function stop(s: Server): Promise<number | null> {
+async function stopCli(s: Server): Promise<number | null> {
   running.splice(running.indexOf(s.proc), 1);
   return s.proc.stop();
-}
-
-async function signUp(s: Server, settings: Record<string, unknown> = {}): Promise<Member> {
-  const res = await call(s.url, "POST", "/sandbox/v1/merchants", { body: { clock: { now: "2026-03-02T09:00:00Z" }, ...settings } });
-  expect(res.status, res.text).toBe(201);
-  return { id: res.body.data.merchant_id, keys: { "x-api-key": res.body.data.api_key, "x-api-secret": res.body.data.api_secret } };
-}
-async function balanceOf(s: Server, m: Member): Promise<number> {
-  const res = await call(s.url, "GET", "/api/v1/wallet/balance", { keys: m.keys });
-  expect(res.status, res.text).toBe(200);
-  return res.body.data.balance;
-}
-async function snapshotOf(s: Server, m: Member): Promise<any> {
-  const res = await call(s.url, "GET", "/sandbox/v1/snapshot", { keys: m.keys });
-  expect(res.status, res.text).toBe(200);
-  return res.body.data;
 }
 
 const BYSTANDER_BALANCE = 123_456.78;
 let main: Server;
 let shared: Server;
-let bystander: Member;
-let sharedBystander: Member;
+let bystander: ServerMerchant;
+let sharedBystander: ServerMerchant;
 let bystanderLink: { reference: string; account_number: string; amount: number };
 
 /** The bystander of each server is still served, with its balance as it was. */
 async function bystandersServed() {
-  expect(await balanceOf(main, bystander)).toBe(BYSTANDER_BALANCE);
-  expect(await balanceOf(shared, sharedBystander)).toBe(BYSTANDER_BALANCE);
+  expect(await balanceAt(main.url, bystander.keys)).toBe(BYSTANDER_BALANCE);
+  expect(await balanceAt(shared.url, sharedBystander.keys)).toBe(BYSTANDER_BALANCE);
 }
 
 beforeAll(async () => {
   [main, shared] = await Promise.all([
-    start(join(tmp, "main")),
-    start(join(tmp, "shared"), ["--shared", "--signups-per-minute", "5"]),
+    startCli(join(tmp, "main")),
+    startCli(join(tmp, "shared"), ["--shared", "--signups-per-minute", "5"]),
   ]);
-  bystander = await signUp(main, { wallet_balance: BYSTANDER_BALANCE, business_name: "Bystander Foods Ltd" });
-  sharedBystander = await signUp(shared, { wallet_balance: BYSTANDER_BALANCE }); // shared sign-up 1 of 5
-  const link = await call(main.url, "POST", "/api/v1/checkout/create", { keys: bystander.keys, body: { amount: 4_200, description: "Jollof" } });
+  bystander = await signUpAtStart(main.url, { wallet_balance: BYSTANDER_BALANCE, business_name: "Bystander Foods Ltd" });
+  sharedBystander = await signUpAtStart(shared.url, { wallet_balance: BYSTANDER_BALANCE }); // shared sign-up 1 of 5
+  const link = await httpCall(main.url, "POST", "/api/v1/checkout/create", { keys: bystander.keys, body: { amount: 4_200, description: "Jollof" } });
   expect(link.status, link.text).toBe(200);
-  const status = await call(main.url, "GET", `/api/v1/checkout/status?reference=${link.body.reference}`, { keys: bystander.keys });
+  const status = await httpCall(main.url, "GET", `/api/v1/checkout/status?reference=${link.body.reference}`, { keys: bystander.keys });
   bystanderLink = { reference: link.body.reference, account_number: status.body.data.account_number, amount: 4_200 };
 }, 40_000);
 
@@ -209,7 +158,7 @@ afterAll(async () => {
 
 describe("attacks from outside, against `start --data` and `start --shared`", () => {
   it("(8) --shared: webhook URLs into the sandbox's own network are refused, however they come in", async () => {
-    const a = await signUp(shared); // shared sign-up 2 of 5
+    const a = await signUpAtStart(shared.url); // shared sign-up 2 of 5
     const targets = [
       "http://127.0.0.1:4010/hook",
       "http://localhost:4010/hook",
@@ -222,26 +171,26 @@ describe("attacks from outside, against `start --data` and `start --shared`", ()
       "http://2130706433/hook", // 127.0.0.1 written as one number
       "http://127.1/hook",
     ];
-    const good = await snapshotOf(shared, a);
+    const good = await snapshotAt(shared.url, a.keys);
     for (const url of targets) {
-      refused(await call(shared.url, "PATCH", "/sandbox/v1/merchant", { keys: a.keys, body: { webhook_url: url } }), 422, "VALIDATION_ERROR");
+      refused(await httpCall(shared.url, "PATCH", "/sandbox/v1/merchant", { keys: a.keys, body: { webhook_url: url } }), 422, "VALIDATION_ERROR");
       const doc = structuredClone(good);
       doc.merchant.webhook_url = url;
-      refused(await call(shared.url, "PUT", "/sandbox/v1/snapshot", { keys: a.keys, body: doc }), 422, "VALIDATION_ERROR");
+      refused(await httpCall(shared.url, "PUT", "/sandbox/v1/snapshot", { keys: a.keys, body: doc }), 422, "VALIDATION_ERROR");
     }
     refused(
-      await call(shared.url, "POST", "/sandbox/v1/scenarios", { body: { name: "ssrf", merchants: { m: { webhook_url: "http://10.0.0.1/hook" } } } }),
+      await httpCall(shared.url, "POST", "/sandbox/v1/scenarios", { body: { name: "ssrf", merchants: { m: { webhook_url: "http://10.0.0.1/hook" } } } }),
       422,
       "VALIDATION_ERROR",
     );
     // Sign-ups 3, 4 and 5 of 5: refused for their webhook_url.
     for (const url of ["http://127.0.0.1/hook", "http://localhost/hook", "http://10.9.8.7/hook"]) {
-      const body = refused(await call(shared.url, "POST", "/sandbox/v1/merchants", { body: { webhook_url: url } }), 422, "VALIDATION_ERROR");
+      const body = refused(await httpCall(shared.url, "POST", "/sandbox/v1/merchants", { body: { webhook_url: url } }), 422, "VALIDATION_ERROR");
       expect(JSON.stringify(body.errors)).toContain("webhook_url");
     }
-    expect(await snapshotOf(shared, a)).toEqual(good);
+    expect(await snapshotAt(shared.url, a.keys)).toEqual(good);
     // Shared mode's /health tells strangers nothing about the merchants.
-    const health = await call(shared.url, "GET", "/health");
+    const health = await httpCall(shared.url, "GET", "/health");
     expect(health.status).toBe(200);
     expect(health.body).not.toHaveProperty("merchants");
     await bystandersServed();
@@ -249,7 +198,7 @@ describe("attacks from outside, against `start --data` and `start --shared`", ()
 
   it("(6) a sign-up flood past the per-IP quota gets 429 QUOTA_EXCEEDED, and the merchants already there are served", async () => {
     // Five sign-ups were made from this address in the last minute (two accepted, three refused).
-    const flood = await Promise.all(Array.from({ length: 40 }, () => call(shared.url, "POST", "/sandbox/v1/merchants", { body: {} })));
+    const flood = await Promise.all(Array.from({ length: 40 }, () => httpCall(shared.url, "POST", "/sandbox/v1/merchants", { body: {} })));
     for (const res of flood) {
       const body = refused(res, 429, "QUOTA_EXCEEDED");
       expect(body.retry_after).toBeGreaterThanOrEqual(1);
@@ -260,11 +209,11 @@ describe("attacks from outside, against `start --data` and `start --shared`", ()
   });
 
   it("(1) hostile snapshots: a clock past the Date range, 6,000-deep event data, javascript: redirect, file: webhook, 1,500 retries", async () => {
-    const a = await signUp(main);
-    const link = await call(main.url, "POST", "/api/v1/checkout/create", { keys: a.keys, body: { amount: 1_500, redirect_url: "https://shop.example.com/done" } });
+    const a = await signUpAtStart(main.url);
+    const link = await httpCall(main.url, "POST", "/api/v1/checkout/create", { keys: a.keys, body: { amount: 1_500, redirect_url: "https://shop.example.com/done" } });
     expect(link.status).toBe(200);
-    const good = await snapshotOf(main, a);
-    const put = (doc: unknown) => call(main.url, "PUT", "/sandbox/v1/snapshot", { keys: a.keys, body: doc });
+    const good = await snapshotAt(main.url, a.keys);
+    const put = (doc: unknown) => httpCall(main.url, "PUT", "/sandbox/v1/snapshot", { keys: a.keys, body: doc });
     const tweak = (change: (doc: any) => void) => {
       const doc = structuredClone(good);
       change(doc);
@@ -282,21 +231,21 @@ describe("attacks from outside, against `start --data` and `start --shared`", ()
       attempts: 0, scheduled_attempts: 0, next_attempt_at: null, error: null, data: "__DEEP__",
     };
     const deep = JSON.stringify(tweak((d) => d.state.events.push(event))).replace('"__DEEP__"', deepJson(6_000));
-    expect(refused(await call(main.url, "PUT", "/sandbox/v1/snapshot", { keys: a.keys, raw: deep }), 422, "VALIDATION_ERROR").errors).toHaveProperty("body");
+    expect(refused(await httpCall(main.url, "PUT", "/sandbox/v1/snapshot", { keys: a.keys, raw: deep }), 422, "VALIDATION_ERROR").errors).toHaveProperty("body");
     // A javascript: redirect on the payment link.
     refused(await put(tweak((d) => (d.state.checkouts[0].redirect_url = EVIL_REDIRECT))), 422, "VALIDATION_ERROR");
     // Webhooks to a file, and a retry schedule of 1,500 entries.
     refused(await put(tweak((d) => (d.merchant.webhook_url = "file:///etc/passwd"))), 422, "VALIDATION_ERROR");
     refused(await put(tweak((d) => (d.merchant.webhook.retry_schedule_seconds = Array.from({ length: 1_500 }, () => 1)))), 422, "VALIDATION_ERROR");
     // The same settings through PATCH.
-    const patch = (body: unknown) => call(main.url, "PATCH", "/sandbox/v1/merchant", { keys: a.keys, body });
+    const patch = (body: unknown) => httpCall(main.url, "PATCH", "/sandbox/v1/merchant", { keys: a.keys, body });
     refused(await patch({ webhook_url: "file:///etc/passwd" }), 422, "VALIDATION_ERROR");
     refused(await patch({ webhook: { retry_schedule_seconds: Array.from({ length: 1_500 }, () => 1) } }), 422, "VALIDATION_ERROR");
     refused(await patch({ clock: { now: "+275760-09-13T00:00:00.001Z" } }), 422, "VALIDATION_ERROR");
 
     // Nothing changed, the page carries no javascript: URL, and the snapshot still round-trips.
-    expect(await snapshotOf(main, a)).toEqual(good);
-    const page = await call(main.url, "GET", `/pay/${link.body.reference}`);
+    expect(await snapshotAt(main.url, a.keys)).toEqual(good);
+    const page = await httpCall(main.url, "GET", `/pay/${link.body.reference}`);
     expect(page.status).toBe(200);
     expect(page.text).not.toMatch(/javascript:/i);
     expect((await put(good)).status).toBe(200);
@@ -304,68 +253,68 @@ describe("attacks from outside, against `start --data` and `start --shared`", ()
   });
 
   it("(2) hostile scenario loads: a 1e308 link, +99999999999d, 0.001 amounts, 21 merchants, 10,000-deep nesting", async () => {
-    const merchantsBefore = (await call(main.url, "GET", "/health")).body.merchants;
-    const load = (body: unknown) => call(main.url, "POST", "/sandbox/v1/scenarios", { body });
+    const merchantsBefore = (await httpCall(main.url, "GET", "/health")).body.merchants;
+    const postScenario = (body: unknown) => httpCall(main.url, "POST", "/sandbox/v1/scenarios", { body });
     const va = { as: "acct", email: "ada@example.com", reference: "va-1", first_name: "Ada", last_name: "Obi", bvn: "22212345678" };
 
-    refused(await load({ name: "huge link", merchants: { m: {} }, payment_links: [{ as: "l", amount: 1e308 }] }), 422, "VALIDATION_ERROR");
+    refused(await postScenario({ name: "huge link", merchants: { m: {} }, payment_links: [{ as: "l", amount: 1e308 }] }), 422, "VALIDATION_ERROR");
     refused(
-      await load({ name: "far future", merchants: { m: {} }, virtual_accounts: [va], timeline: [{ at: "+99999999999d", transfer: { to: "acct", amount: 100 } }] }),
+      await postScenario({ name: "far future", merchants: { m: {} }, virtual_accounts: [va], timeline: [{ at: "+99999999999d", transfer: { to: "acct", amount: 100 } }] }),
       422,
       "VALIDATION_ERROR",
     );
-    refused(await load({ name: "tenth of a kobo", merchants: { m: { wallet_balance: 0.001 } } }), 422, "VALIDATION_ERROR");
-    refused(await load({ name: "tenth of a kobo link", merchants: { m: {} }, payment_links: [{ as: "l", amount: 100.001 }] }), 422, "VALIDATION_ERROR");
+    refused(await postScenario({ name: "tenth of a kobo", merchants: { m: { wallet_balance: 0.001 } } }), 422, "VALIDATION_ERROR");
+    refused(await postScenario({ name: "tenth of a kobo link", merchants: { m: {} }, payment_links: [{ as: "l", amount: 100.001 }] }), 422, "VALIDATION_ERROR");
     const many = Object.fromEntries(Array.from({ length: 21 }, (_, i) => [`m${i}`, {}]));
-    refused(await load({ name: "crowd", merchants: many }), 422, "VALIDATION_ERROR");
+    refused(await postScenario({ name: "crowd", merchants: many }), 422, "VALIDATION_ERROR");
     // 10,000 levels as JSON, and as YAML inside the { yaml } form (which no JSON depth check sees).
-    const deepLoad = await call(main.url, "POST", "/sandbox/v1/scenarios", { raw: `{"name":"deep","merchants":{"m":{}},"steps":[${deepJson(10_000)}]}` });
+    const deepLoad = await httpCall(main.url, "POST", "/sandbox/v1/scenarios", { raw: `{"name":"deep","merchants":{"m":{}},"steps":[${deepJson(10_000)}]}` });
     expect(refused(deepLoad, 422, "VALIDATION_ERROR").errors).toHaveProperty("body");
-    refused(await load({ yaml: `name: deep\nmerchants: { m: {} }\nsteps: ${deepYamlFlow(10_000)}\n` }), 422, "VALIDATION_ERROR");
+    refused(await postScenario({ yaml: `name: deep\nmerchants: { m: {} }\nsteps: ${deepYamlFlow(10_000)}\n` }), 422, "VALIDATION_ERROR");
     // A YAML alias bomb (each level doubles: 2^30 nodes if expanded).
     const bomb = ["a0: &a0 [x, x]", ...Array.from({ length: 30 }, (_, i) => `a${i + 1}: &a${i + 1} [*a${i}, *a${i}]`)].join("\n");
-    refused(await load({ yaml: `name: bomb\nmerchants: { m: {} }\n${bomb}\n` }), 422, "VALIDATION_ERROR");
+    refused(await postScenario({ yaml: `name: bomb\nmerchants: { m: {} }\n${bomb}\n` }), 422, "VALIDATION_ERROR");
 
     // No merchant was left behind by a refused load.
-    expect((await call(main.url, "GET", "/health")).body.merchants).toBe(merchantsBefore);
+    expect((await httpCall(main.url, "GET", "/health")).body.merchants).toBe(merchantsBefore);
     await bystandersServed();
   });
 
   it("(3) wallet fundings up to the balance ceiling: refused past it, and the wallet still works", async () => {
-    const a = await signUp(main, { wallet_balance: 100_000_000_000 });
-    const fund = () => call(main.url, "POST", "/sandbox/v1/wallet/fund", { keys: a.keys, body: { amount: 100_000_000_000 } });
-    const replies: Res[] = [];
-    for (let batch = 0; batch < 5; batch++) replies.push(...(await Promise.all(Array.from({ length: 20 }, fund))));
+    const a = await signUpAtStart(main.url, { wallet_balance: 100_000_000_000 });
+    const fundHundredBillion = () => httpCall(main.url, "POST", "/sandbox/v1/wallet/fund", { keys: a.keys, body: { amount: 100_000_000_000 } });
+    const replies: HttpReply[] = [];
+    for (let batch = 0; batch < 5; batch++) replies.push(...(await Promise.all(Array.from({ length: 20 }, fundHundredBillion))));
     const accepted = replies.filter((r) => r.status === 200);
     const refusals = replies.filter((r) => r.status !== 200);
     expect(accepted).toHaveLength(99); // 100 x 100 bn = the ceiling exactly
     expect(refusals).toHaveLength(1);
     const body = refused(refusals[0]!, 422, "BALANCE_LIMIT_EXCEEDED");
     expect(body.message).toMatch(/ceiling/);
-    expect(await balanceOf(main, a)).toBe(CEILING_NAIRA);
-    refused(await call(main.url, "POST", "/sandbox/v1/wallet/fund", { keys: a.keys, body: { amount: 0.01 } }), 422, "BALANCE_LIMIT_EXCEEDED");
-    refused(await call(main.url, "POST", "/sandbox/v1/wallet/fund", { keys: a.keys, body: { amount: 1e12 } }), 422, "VALIDATION_ERROR");
+    expect(await balanceAt(main.url, a.keys)).toBe(CEILING_NAIRA);
+    refused(await httpCall(main.url, "POST", "/sandbox/v1/wallet/fund", { keys: a.keys, body: { amount: 0.01 } }), 422, "BALANCE_LIMIT_EXCEEDED");
+    refused(await httpCall(main.url, "POST", "/sandbox/v1/wallet/fund", { keys: a.keys, body: { amount: 1e12 } }), 422, "VALIDATION_ERROR");
 
     // At the ceiling the wallet still pays out, and its snapshot saves and loads back.
-    const payout = await call(main.url, "POST", "/api/v1/payout/transfer", {
+    const payout = await httpCall(main.url, "POST", "/api/v1/payout/transfer", {
       keys: a.keys,
-      body: { amount: 5_000, reference: "at-ceiling", bank_code: "058", account_number: makeNuban("058", "555666777"), account_name: "OBI EMEKA", bank_name: "GTBank" },
+      body: payoutBody({ amount: 5_000, reference: "at-ceiling" }),
     });
     expect(payout.status, payout.text).toBe(201);
-    expect(await balanceOf(main, a)).toBe(CEILING_NAIRA - payout.body.data.total_deducted);
-    const snap = await snapshotOf(main, a);
-    expect((await call(main.url, "PUT", "/sandbox/v1/snapshot", { keys: a.keys, body: snap })).status).toBe(200);
+    expect(await balanceAt(main.url, a.keys)).toBe(CEILING_NAIRA - payout.body.data.total_deducted);
+    const snap = await snapshotAt(main.url, a.keys);
+    expect((await httpCall(main.url, "PUT", "/sandbox/v1/snapshot", { keys: a.keys, body: snap })).status).toBe(200);
     await bystandersServed();
   });
 
   it("(4) ten-year clock advances until refused, then a transfer at the end of the range", async () => {
     // An hourly payout limit of 1,500: each transfer below (1,000) fits in its own hour.
-    const a = await signUp(main, { wallet_balance: 50_000, limits: { payout_hourly_amount: 1_500 } });
-    const advance = (body: unknown) => call(main.url, "POST", "/sandbox/v1/clock/advance", { keys: a.keys, body });
+    const a = await signUpAtStart(main.url, { wallet_balance: 50_000, limits: { payout_hourly_amount: 1_500 } });
+    const requestAdvance = (body: unknown) => httpCall(main.url, "POST", "/sandbox/v1/clock/advance", { keys: a.keys, body });
     let advances = 0;
-    let last: Res;
+    let last: HttpReply;
     for (;;) {
-      last = await advance({ by: "3650d" });
+      last = await requestAdvance({ by: "3650d" });
       if (last.status !== 200) break;
       advances += 1;
       expect(advances, "the clock must stop before the end of 9998").toBeLessThan(1_000);
@@ -373,14 +322,14 @@ describe("attacks from outside, against `start --data` and `start --shared`", ()
     expect(advances).toBeGreaterThan(700);
     expect(refused(last, 422, "VALIDATION_ERROR").errors).toHaveProperty("by");
     expect(JSON.stringify(last.body)).toContain("9998-12-31T23:59:59.999Z");
-    refused(await advance({ seconds: 1e300 }), 422, "VALIDATION_ERROR");
-    refused(await advance({ by: "99999999999d" }), 422, "VALIDATION_ERROR");
-    refused(await advance({ to: "+275760-09-13T00:00:00.000Z" }), 422, "VALIDATION_ERROR");
+    refused(await requestAdvance({ seconds: 1e300 }), 422, "VALIDATION_ERROR");
+    refused(await requestAdvance({ by: "99999999999d" }), 422, "VALIDATION_ERROR");
+    refused(await requestAdvance({ to: "+275760-09-13T00:00:00.000Z" }), 422, "VALIDATION_ERROR");
 
     const transfer = (reference: string) =>
-      call(main.url, "POST", "/api/v1/payout/transfer", {
+      httpCall(main.url, "POST", "/api/v1/payout/transfer", {
         keys: a.keys,
-        body: { amount: 1_000, reference, bank_code: "058", account_number: makeNuban("058", "555666777"), account_name: "OBI EMEKA", bank_name: "GTBank" },
+        body: payoutBody({ amount: 1_000, reference }),
       });
     const first = await transfer("far-future-1");
     expect(first.status, first.text).toBe(201);
@@ -388,32 +337,32 @@ describe("attacks from outside, against `start --data` and `start --shared`", ()
 
     // To the last instant of the range (years later): the payout settles on the way, and another one
     // works, in an hour window of its own.
-    const end = await advance({ to: MAX_CLOCK_ISO });
+    const end = await requestAdvance({ to: MAX_CLOCK_ISO });
     expect(end.status, end.text).toBe(200);
     expect(end.body.data.now).toBe(MAX_CLOCK_ISO);
-    expect((await call(main.url, "GET", "/api/v1/payout/status?reference=far-future-1", { keys: a.keys })).body.data.status).toBe("completed");
+    expect((await httpCall(main.url, "GET", "/api/v1/payout/status?reference=far-future-1", { keys: a.keys })).body.data.status).toBe("completed");
     const second = await transfer("far-future-2");
     expect(second.status, second.text).toBe(201);
     expect(second.body.data.created_at).toBe(MAX_CLOCK_ISO);
-    const link = await call(main.url, "POST", "/api/v1/checkout/create", { keys: a.keys, body: { amount: 100 } });
+    const link = await httpCall(main.url, "POST", "/api/v1/checkout/create", { keys: a.keys, body: { amount: 100 } });
     expect(link.status, link.text).toBe(200);
-    refused(await advance({ seconds: 1 }), 422, "VALIDATION_ERROR");
+    refused(await requestAdvance({ seconds: 1 }), 422, "VALIDATION_ERROR");
 
     // The state at the end of time exports and imports.
-    const snap = await snapshotOf(main, a);
-    expect((await call(main.url, "PUT", "/sandbox/v1/snapshot", { keys: a.keys, body: snap })).status).toBe(200);
-    expect((await call(main.url, "GET", "/sandbox/v1/clock", { keys: a.keys })).body.data.now).toBe(MAX_CLOCK_ISO);
+    const snap = await snapshotAt(main.url, a.keys);
+    expect((await httpCall(main.url, "PUT", "/sandbox/v1/snapshot", { keys: a.keys, body: snap })).status).toBe(200);
+    expect((await httpCall(main.url, "GET", "/sandbox/v1/clock", { keys: a.keys })).body.data.now).toBe(MAX_CLOCK_ISO);
     await bystandersServed();
   }, 30_000);
 
   it("(5) oversized bodies: a 20 MB snapshot and a 2 MB /api/v1 body get 413", async () => {
-    const a = await signUp(main);
+    const a = await signUpAtStart(main.url);
     const big = (bytes: number) => JSON.stringify({ padding: "x".repeat(bytes) });
-    refused(await call(main.url, "PUT", "/sandbox/v1/snapshot", { keys: a.keys, raw: big(20 * 1024 * 1024) }), 413, "PAYLOAD_TOO_LARGE");
-    refused(await call(main.url, "POST", "/api/v1/payout/transfer", { keys: a.keys, raw: big(2 * 1024 * 1024) }), 413, "PAYLOAD_TOO_LARGE");
+    refused(await httpCall(main.url, "PUT", "/sandbox/v1/snapshot", { keys: a.keys, raw: big(20 * 1024 * 1024) }), 413, "PAYLOAD_TOO_LARGE");
+    refused(await httpCall(main.url, "POST", "/api/v1/payout/transfer", { keys: a.keys, raw: big(2 * 1024 * 1024) }), 413, "PAYLOAD_TOO_LARGE");
     // Anonymous, on the open routes too.
-    refused(await call(main.url, "POST", "/sandbox/v1/merchants", { raw: big(2 * 1024 * 1024) }), 413, "PAYLOAD_TOO_LARGE");
-    refused(await call(main.url, "POST", "/sandbox/v1/scenarios", { raw: big(2 * 1024 * 1024) }), 413, "PAYLOAD_TOO_LARGE");
+    refused(await httpCall(main.url, "POST", "/sandbox/v1/merchants", { raw: big(2 * 1024 * 1024) }), 413, "PAYLOAD_TOO_LARGE");
+    refused(await httpCall(main.url, "POST", "/sandbox/v1/scenarios", { raw: big(2 * 1024 * 1024) }), 413, "PAYLOAD_TOO_LARGE");
     // Chunked (no Content-Length up front): cut off as it streams. The refusal keeps its word about
     // the connection: it says "close", or the same connection serves the client's next request.
     const conn = await rawConnection(main.url);
@@ -436,19 +385,19 @@ describe("attacks from outside, against `start --data` and `start --shared`", ()
       expect(next!.status).toBe(200);
     }
     conn.socket.destroy();
-    expect(await balanceOf(main, a)).toBe(1_000_000);
+    expect(await balanceAt(main.url, a.keys)).toBe(1_000_000);
     await bystandersServed();
   });
 
   it("(7) planting another merchant's payment link (reference or account number) through a snapshot is refused", async () => {
-    const a = await signUp(main);
-    const own = await call(main.url, "POST", "/api/v1/checkout/create", { keys: a.keys, body: { amount: 999 } });
+    const a = await signUpAtStart(main.url);
+    const own = await httpCall(main.url, "POST", "/api/v1/checkout/create", { keys: a.keys, body: { amount: 999 } });
     expect(own.status).toBe(200);
-    const good = await snapshotOf(main, a);
+    const good = await snapshotAt(main.url, a.keys);
     const plant = (change: (checkout: any) => void) => {
       const doc = structuredClone(good);
       change(doc.state.checkouts[0]);
-      return call(main.url, "PUT", "/sandbox/v1/snapshot", { keys: a.keys, body: doc });
+      return httpCall(main.url, "PUT", "/sandbox/v1/snapshot", { keys: a.keys, body: doc });
     };
     for (const change of [
       (c: any) => (c.reference = bystanderLink.reference),
@@ -458,23 +407,23 @@ describe("attacks from outside, against `start --data` and `start --shared`", ()
       const body = refused(await plant(change), 422, "VALIDATION_ERROR");
       expect(JSON.stringify(body.errors)).toMatch(/another merchant/);
     }
-    expect(await snapshotOf(main, a)).toEqual(good);
+    expect(await snapshotAt(main.url, a.keys)).toEqual(good);
 
     // The link's public page and status still belong to the bystander, and it can still be paid.
-    const page = await call(main.url, "GET", `/pay/${bystanderLink.reference}`);
+    const page = await httpCall(main.url, "GET", `/pay/${bystanderLink.reference}`);
     expect(page.status).toBe(200);
     expect(page.text).toContain("Bystander Foods Ltd");
-    const status = await call(main.url, "GET", `/pay/${bystanderLink.reference}/status`);
+    const status = await httpCall(main.url, "GET", `/pay/${bystanderLink.reference}/status`);
     expect(status.body.data).toMatchObject({ reference: bystanderLink.reference, amount: bystanderLink.amount, account_number: bystanderLink.account_number, status: "pending" });
-    const mine = await call(main.url, "GET", `/api/v1/checkout/status?reference=${bystanderLink.reference}`, { keys: bystander.keys });
+    const mine = await httpCall(main.url, "GET", `/api/v1/checkout/status?reference=${bystanderLink.reference}`, { keys: bystander.keys });
     expect(mine.status).toBe(200);
-    refused(await call(main.url, "GET", `/api/v1/checkout/status?reference=${bystanderLink.reference}`, { keys: a.keys }), 404, "NOT_FOUND");
+    refused(await httpCall(main.url, "GET", `/api/v1/checkout/status?reference=${bystanderLink.reference}`, { keys: a.keys }), 404, "NOT_FOUND");
     await bystandersServed();
   });
 
   it("(9) the payment page of a link carries a CSP (nonce'd scripts only), and reflects no markup", async () => {
     for (const path of [`/pay/${bystanderLink.reference}`, `/processor/checkout/${bystanderLink.reference}`, "/pay/%3Cscript%3Ealert(1)%3C%2Fscript%3E"]) {
-      const page = await call(main.url, "GET", path);
+      const page = await httpCall(main.url, "GET", path);
       expect([200, 404]).toContain(page.status);
       expect(page.headers.get("content-type")).toMatch(/^text\/html/);
       expect(page.headers.get("x-content-type-options")).toBe("nosniff");
@@ -493,7 +442,7 @@ describe("attacks from outside, against `start --data` and `start --shared`", ()
 
   it("both processes are still alive and stop cleanly, and a restart on the same --data loads every merchant file", async () => {
     for (const s of [main, shared]) {
-      const health = await call(s.url, "GET", "/health");
+      const health = await httpCall(s.url, "GET", "/health");
       expect(health.status, health.text).toBe(200);
       expect(health.body.status).toBe("ok");
       // No request met a bug, and nothing escaped to the process's last-resort handlers.
@@ -501,19 +450,19 @@ describe("attacks from outside, against `start --data` and `start --shared`", ()
     }
     for (const s of [shared, main]) {
       const files = readdirSync(s.data).filter((n) => n.endsWith(".json"));
-      expect(await stop(s)).toBe(0);
-      const again = await start(s.data, s.args.slice(6));
+      expect(await stopCli(s)).toBe(0);
+      const again = await startCli(s.data, s.args.slice(6));
       expect(again.proc.output()).toContain(`(${files.length} merchant file(s) restored)`);
       for (const file of files) {
         const saved = JSON.parse(readFileSync(join(s.data, file), "utf8")) as { merchant: { merchant_id: string; api_key: string; api_secret: string } };
-        const res = await call(again.url, "GET", "/sandbox/v1/merchant", { keys: { "x-api-key": saved.merchant.api_key, "x-api-secret": saved.merchant.api_secret } });
+        const res = await httpCall(again.url, "GET", "/sandbox/v1/merchant", { keys: { "x-api-key": saved.merchant.api_key, "x-api-secret": saved.merchant.api_secret } });
         expect(res.status, `${file}: ${res.text}`).toBe(200);
         expect(res.body.data.merchant_id).toBe(saved.merchant.merchant_id);
       }
       const who = s === main ? bystander : sharedBystander;
-      expect(await balanceOf(again, who)).toBe(BYSTANDER_BALANCE);
+      expect(await balanceAt(again.url, who.keys)).toBe(BYSTANDER_BALANCE);
       expect(again.proc.output()).not.toMatch(/unexpected error/);
-      expect(await stop(again)).toBe(0);
+      expect(await stopCli(again)).toBe(0);
     }
   }, 30_000);
 });

@@ -9,22 +9,19 @@
  * caught and recorded per merchant (GET /sandbox/v1/incidents, the event's `error`).
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { createApp } from "../../src/app.js";
 import { MAX_CLOCK } from "../../src/domain/bounds.js";
 import type { Payout } from "../../src/domain/records.js";
 import { schedule } from "../../src/domain/timers.js";
 import { createRuntime } from "../../src/runtime.js";
-import { buildRegistry } from "../../src/server.js";
 import { parseSnapshot } from "../../src/domain/snapshot.js";
 import { contextOf } from "../../src/engine/tenant.js";
 import type { PostResult, Transport } from "../../src/webhooks/transport.js";
-import { checkResponse } from "../openapi-check.js";
-import { expectError, harness, makeNuban, START, type CallOptions, type Merchant, type Reply } from "../helpers.js";
+import { client, type EventView, type TestClient } from "../client.js";
+import { expectError, harness, START } from "../helpers.js";
 
 const END = new Date(MAX_CLOCK).toISOString(); // 9998-12-31T23:59:59.999Z
 const PAST_DATE_RANGE = 8.64e15 + 1; // new Date(this).toISOString() throws RangeError
 const YEAR_275760 = 8.64e15; // +275760-09-13T00:00:00.000Z: a valid Date, far outside the clock's range
-const GOOD_ACCOUNT = makeNuban("058", "012345678");
 
 /** Errors nobody caught, collected while each test runs (the old code's process killers). */
 const unhandled: unknown[] = [];
@@ -38,13 +35,7 @@ afterEach(() => {
   vi.restoreAllMocks();
 });
 
-async function snapshotOf(m: Merchant) {
-  const res = await m.call("GET", "/sandbox/v1/snapshot");
-  expect(res.status).toBe(200);
-  return res.body;
-}
-
-/** A merchant with a payment link, a virtual account and a payment event, and its snapshot. */
+/** A merchant with a payment link, a virtual account and a payment event, and its snapshot (GET's `data`). */
 async function merchantWithEvent() {
   const h = harness();
   const m = await h.merchant({ kyc: { bvn: "12345678901" } });
@@ -55,7 +46,7 @@ async function merchantWithEvent() {
   expect(va.status, JSON.stringify(va.body)).toBe(200);
   const paid = await m.call("POST", `/sandbox/v1/virtual-accounts/${va.body.data.account_number}/transfers`, { body: { amount: 2500, narration: "order 7" } });
   expect(paid.status, JSON.stringify(paid.body)).toBe(201);
-  return { h, m, before: await snapshotOf(m) };
+  return { h, m, before: await client(m).snapshot() };
 }
 
 describe("a snapshot past the Date range", () => {
@@ -69,14 +60,14 @@ describe("a snapshot past the Date range", () => {
     const { m, before } = await merchantWithEvent();
     const edited = structuredClone(before);
     const keys = path.split(".");
-    let target = edited.data;
+    let target = edited;
     for (const key of keys.slice(0, -1)) target = target[key];
     target[keys.at(-1)!] = value;
 
     const err = expectError(await m.call("PUT", "/sandbox/v1/snapshot", { body: edited }), 422, "VALIDATION_ERROR");
     expect(Object.keys(err.errors ?? {})).toContain(path);
     expect(err.errors![path]!.join(" ")).toMatch(/Too big/);
-    expect(await snapshotOf(m)).toEqual(before);
+    expect(await client(m).snapshot()).toEqual(before);
     // The clock still reads as a date.
     expect((await m.call("GET", "/sandbox/v1/clock")).body.data.now).toBe(new Date(START).toISOString());
   });
@@ -94,7 +85,7 @@ describe("an event payload nested 6,000 deep", () => {
     const err = expectError(await m.call("PUT", "/sandbox/v1/snapshot", { raw, headers: { "content-type": "application/json" } }), 422, "VALIDATION_ERROR");
     expect(err.message).toBe("The request body nests deeper than 32 levels.");
     expect(err.errors).toEqual({ body: ["Must nest at most 32 levels deep."] });
-    expect(await snapshotOf(m)).toEqual(before);
+    expect(await client(m).snapshot()).toEqual(before);
   });
 
   it("nesting that fits the depth limit is refused by the typed payload, naming the field", async () => {
@@ -102,11 +93,11 @@ describe("an event payload nested 6,000 deep", () => {
     const edited = structuredClone(before);
     let nested: unknown = "order 7";
     for (let i = 0; i < 20; i++) nested = { x: nested };
-    edited.data.state.events[0].data.reference = nested;
+    edited.state.events[0].data.reference = nested;
 
     const err = expectError(await m.call("PUT", "/sandbox/v1/snapshot", { body: edited }), 422, "VALIDATION_ERROR");
     expect(Object.keys(err.errors ?? {})).toEqual(["state.events.0.data.reference"]);
-    expect(await snapshotOf(m)).toEqual(before);
+    expect(await client(m).snapshot()).toEqual(before);
   });
 });
 
@@ -135,9 +126,7 @@ describe("the end of the clock's range", () => {
     const transfer = await m.call("POST", `/sandbox/v1/virtual-accounts/${account}/transfers`, { body: { amount: 5000 } });
     expect(transfer.status, JSON.stringify(transfer.body)).toBe(201);
     expect(transfer.body.data.created_at).toBe(END);
-    const payout = await m.call("POST", "/api/v1/payout/transfer", {
-      body: { amount: 1000, bank_code: "058", account_number: GOOD_ACCOUNT, account_name: "EZE NGOZI", bank_name: "GTBank" },
-    });
+    const payout = await client(m).payout({ amount: 1000 });
     expect(payout.status, JSON.stringify(payout.body)).toBe(201);
     expect(payout.body.data.created_at).toBe(END);
     expect((await m.call("POST", "/sandbox/v1/clock/advance", { body: { seconds: 0 } })).status).toBe(200);
@@ -150,9 +139,9 @@ describe("the end of the clock's range", () => {
     expect((await m.call("GET", "/sandbox/v1/incidents")).body.data).toEqual([]);
 
     // The payout's settlement falls after the end: it waits, and the merchant still saves and loads.
-    const snapshot = await snapshotOf(m);
-    expect(snapshot.data.state.timers).toEqual([expect.objectContaining({ kind: "payout.settle", at: MAX_CLOCK + 30_000 })]);
-    expect(parseSnapshot(JSON.parse(JSON.stringify(snapshot)).data)).not.toHaveProperty("error");
+    const snapshot = await client(m).snapshot();
+    expect(snapshot.state.timers).toEqual([expect.objectContaining({ kind: "payout.settle", at: MAX_CLOCK + 30_000 })]);
+    expect(parseSnapshot(JSON.parse(JSON.stringify(snapshot)))).not.toHaveProperty("error");
     expect(unhandled).toEqual([]);
   });
 
@@ -173,13 +162,13 @@ describe("background work that throws", () => {
     const a = await h.merchant();
     const b = await h.merchant();
     const error = vi.spyOn(console, "error").mockImplementation(() => undefined);
-    const payoutBody = { amount: 1000, bank_code: "058", account_number: GOOD_ACCOUNT, account_name: "EZE NGOZI", bank_name: "GTBank" };
+    const payout = { amount: 1000 };
 
-    const bFirst = await b.call("POST", "/api/v1/payout/transfer", { body: payoutBody });
+    const bFirst = await client(b).payout(payout);
     expect(bFirst.status).toBe(201);
 
     // A real payout, and a broken one (no plan) put straight into A's state with its settlement timer.
-    const good = await a.call("POST", "/api/v1/payout/transfer", { body: payoutBody });
+    const good = await client(a).payout(payout);
     expect(good.status).toBe(201);
     const broken = { ...a.tenant.state.payouts.get(good.body.data.reference)!, reference: "broken-1", order_no: "ORD_BROKEN_1" } as Payout;
     (broken as { plan?: unknown }).plan = undefined;
@@ -205,7 +194,7 @@ describe("background work that throws", () => {
     expect((await b.call("POST", "/sandbox/v1/clock/advance", { body: { by: "1m" } })).body.data).toMatchObject({ fired: 1 });
     const bStatus = await b.call("GET", `/api/v1/payout/status?reference=${bFirst.body.data.reference}`);
     expect(bStatus.body.data.status).toBe("completed");
-    expect((await b.call("POST", "/api/v1/payout/transfer", { body: payoutBody })).status).toBe(201);
+    expect((await client(b).payout(payout)).status).toBe(201);
     expect(unhandled).toEqual([]);
   });
 
@@ -216,45 +205,35 @@ describe("background work that throws", () => {
       return s.postsTo("https://a.example/") === 1 ? { status_code: 500, error: null, latency_ms: 1, response_excerpt: "down" } : new Error("transport exploded");
     });
     const error = vi.spyOn(console, "error").mockImplementation(() => undefined);
-    const a = await s.merchant({ webhook_url: "https://a.example/hooks" });
-    const b = await s.merchant({ webhook_url: "https://b.example/hooks" });
-    const pay = async (m: Merchant & { account: string }, amount: number) => {
-      const res = await m.call("POST", `/sandbox/v1/virtual-accounts/${m.account}/transfers`, { body: { amount } });
-      expect(res.status, JSON.stringify(res.body)).toBe(201);
-    };
-    const events = async (m: Merchant) => (await m.call("GET", "/sandbox/v1/events")).body.data as any[];
-    const settle = async (m: Merchant, by = "0s") => {
-      const res = await m.call("POST", "/sandbox/v1/clock/advance", { body: { by } });
-      expect(res.status, JSON.stringify(res.body)).toBe(200);
-      return res.body.data;
-    };
+    const { c: a, account: aAccount } = await s.merchant({ webhook_url: "https://a.example/hooks" });
+    const { c: b, account: bAccount } = await s.merchant({ webhook_url: "https://b.example/hooks" });
 
-    await pay(b, 100);
-    await settle(b);
-    expect((await events(b)).map((e) => e.status)).toEqual(["delivered"]);
+    await b.transferIn(bAccount, 100);
+    await b.flush();
+    expect((await b.events()).map((e) => e.status)).toEqual(["delivered"]);
 
     // A's first event: answered 500, then its retry (a timer, during the advance) hits the broken transport.
-    await pay(a, 200);
-    await settle(a);
-    expect((await events(a))[0]).toMatchObject({ status: "pending", attempts: 1, error: null });
-    expect(await settle(a, "2m")).toMatchObject({ fired: 1, pending_timers: 0 });
+    await a.transferIn(aAccount, 200);
+    await a.flush();
+    expect((await a.events())[0]).toMatchObject({ status: "pending", attempts: 1, error: null });
+    expect(await a.advance("2m")).toMatchObject({ fired: 1, pending_timers: 0 });
     // A's second event: its first attempt (started after the reply, awaited by nobody) hits it too.
-    await pay(a, 300);
-    await settle(a);
+    await a.transferIn(aAccount, 300);
+    await a.flush();
 
-    const [first, second] = await events(a);
+    const [first, second] = (await a.events()) as [EventView, EventView];
     expect(first).toMatchObject({ status: "failed", next_attempt_at: null, error: "transport exploded" });
     expect(second).toMatchObject({ status: "failed", next_attempt_at: null, error: "transport exploded" });
     expect((await a.call("GET", "/sandbox/v1/incidents")).body.data).toEqual([
       { at: new Date(START + 60_000).toISOString(), where: `webhook payment.received ${first.id}`, error: "Error: transport exploded" },
       { at: new Date(START + 120_000).toISOString(), where: `webhook payment.received ${second.id}`, error: "Error: transport exploded" },
     ]);
-    expect(error).toHaveBeenCalledWith(expect.stringContaining(`merchant ${a.id}: webhook payment.received ${first.id} failed`), expect.any(Error));
+    expect(error).toHaveBeenCalledWith(expect.stringContaining(`merchant ${a.merchant.id}: webhook payment.received ${first.id} failed`), expect.any(Error));
 
     // B is served normally after, on the same app and transport.
-    await pay(b, 400);
-    expect(await settle(b, "1m")).toMatchObject({ pending_timers: 0 });
-    expect((await events(b)).map((e) => [e.status, e.error])).toEqual([["delivered", null], ["delivered", null]]);
+    await b.transferIn(bAccount, 400);
+    expect(await b.advance("1m")).toMatchObject({ pending_timers: 0 });
+    expect((await b.events()).map((e) => [e.status, e.error])).toEqual([["delivered", null], ["delivered", null]]);
     expect((await b.call("GET", "/sandbox/v1/incidents")).body.data).toEqual([]);
     expect(s.postsTo("https://b.example/")).toBe(2);
     expect(unhandled).toEqual([]);
@@ -262,7 +241,7 @@ describe("background work that throws", () => {
 });
 
 /**
- * A sandbox like harness()'s, with a webhook transport of the test's own: `answer` gives each post's
+ * A harness whose webhooks go through a transport of the test's own: `answer` gives each post's
  * result, or an Error to reject with (a transport breaking its never-reject contract).
  */
 function sandboxWith(answer: (post: { url: string }) => PostResult | Error) {
@@ -277,42 +256,14 @@ function sandboxWith(answer: (post: { url: string }) => PostResult | Error) {
     abortAll: () => undefined,
     inflight: () => 0,
   };
-  const { registry } = buildRegistry({}, () => START);
-  const app = createApp({ registry, runtime: createRuntime({ transport }) });
-
-  async function call(method: string, path: string, opts: CallOptions = {}): Promise<Reply> {
-    const headers: Record<string, string> = { ...(opts.headers ?? {}) };
-    let body: string | undefined;
-    if (opts.body !== undefined) {
-      body = JSON.stringify(opts.body);
-      headers["content-type"] = "application/json";
-    }
-    const res = await app.request(path, { method, headers, body }, { incoming: { socket: { remoteAddress: "127.0.0.1" } } });
-    const parsed: unknown = await res.json();
-    expect(checkResponse(method, path, res.status, parsed), "every response must match the OpenAPI document").toBeUndefined();
-    return { status: res.status, body: parsed, headers: res.headers };
-  }
+  const h = harness({ runtime: createRuntime({ transport }) });
 
   return {
     postsTo: (prefix: string) => posts.filter((u) => u.startsWith(prefix)).length,
-    async merchant(settings: Record<string, unknown>): Promise<Merchant & { account: string }> {
-      const res = await call("POST", "/sandbox/v1/merchants", { body: { clock: { now: new Date(START).toISOString() }, kyc: { bvn: "12345678901" }, ...settings } });
-      expect(res.status, JSON.stringify(res.body)).toBe(201);
-      const tenant = registry.get(res.body.data.merchant_id)!;
-      const auth = { "x-api-key": tenant.config.api_key, "x-api-secret": tenant.config.api_secret };
-      const m: Merchant = {
-        id: tenant.id,
-        apiKey: tenant.config.api_key,
-        apiSecret: tenant.config.api_secret,
-        webhookSecret: tenant.config.webhook_secret,
-        tenant,
-        call: (method, path, opts = {}) => call(method, path, { ...opts, headers: { ...auth, ...(opts.headers ?? {}) } }),
-      };
-      const va = await m.call("POST", "/api/v1/virtual-account/create", {
-        body: { email: "payer@example.com", reference: "payer-1", bank: "partnerbank", first_name: "Bola", last_name: "Ade" },
-      });
-      expect(va.status, JSON.stringify(va.body)).toBe(200);
-      return Object.assign(m, { account: va.body.data.account_number as string });
+    /** A merchant's test client (KYC done, `settings` added), and a virtual account of its own to pay into. */
+    async merchant(settings: Record<string, unknown>): Promise<{ c: TestClient; account: string }> {
+      const c = client(await h.merchant({ kyc: { bvn: "12345678901" }, ...settings }));
+      return { c, account: (await c.virtualAccount({ email: "payer@example.com", reference: "payer-1", first_name: "Bola", last_name: "Ade" })).account_number };
     },
   };
 }

@@ -7,7 +7,8 @@
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { expectError, harness, type Harness, type Merchant } from "../helpers.js";
+import { client, type TestClient } from "../client.js";
+import { expectError, harness, type Harness } from "../helpers.js";
 
 const CARDS = "/api/v1/virtual-cards";
 const SCALE = 10_000n; // the rate's 4 decimals
@@ -15,23 +16,19 @@ const SCALE = 10_000n; // the rate's 4 decimals
 /** Naira (as the API shows it, two decimals) to kobo. */
 const kobo = (naira: number) => BigInt(Math.round(naira * 100));
 /** What the wallet pays for `cents` at `rate` (scaled by 10^4): rounded up; what it gets back: rounded down. */
-const charge = (cents: bigint, rate: bigint) => (cents * rate + SCALE - 1n) / SCALE;
-const credit = (cents: bigint, rate: bigint) => (cents * rate) / SCALE;
+const walletPays = (cents: bigint, rate: bigint) => (cents * rate + SCALE - 1n) / SCALE;
+const walletGets = (cents: bigint, rate: bigint) => (cents * rate) / SCALE;
 
+/** A merchant (`settings` at sign-up) with `cards` unfunded cards of one approved cardholder. */
 async function cardMerchant(h: Harness, settings: Record<string, unknown>, cards: number) {
-  const m = await h.merchant(settings);
-  const holder = await m.call("POST", `${CARDS}/cardholders`, { body: { first_name: "Ada", last_name: "Obi", email: "ada@example.com" } });
-  expect((await m.call("POST", `/sandbox/v1/cardholders/${holder.body.cardholder_id}/approve`)).status).toBe(200);
+  const c = client(await h.merchant(settings));
+  const { cardholder_id } = await c.cardholder({ email: "ada@example.com" });
   const ids: number[] = [];
-  for (let i = 0; i < cards; i++) {
-    const card = await m.call("POST", CARDS, { body: { cardholder_id: holder.body.cardholder_id } });
-    expect(card.status, JSON.stringify(card.body)).toBe(200);
-    ids.push(card.body.card_id);
-  }
-  return { m, ids };
+  for (let i = 0; i < cards; i++) ids.push((await c.fundedCard(0, { cardholder_id })).card_id);
+  return { c, m: c.merchant, ids };
 }
-const walletKobo = async (m: Merchant) => kobo((await m.call("GET", "/api/v1/wallet/balance")).body.data.balance);
-const cardCents = async (m: Merchant, id: number) => kobo((await m.call("GET", `${CARDS}/${id}`)).body.balance);
+const walletKobo = async (c: TestClient) => kobo(await c.balance());
+const cardCents = async (c: TestClient, id: number) => kobo((await c.card(id)).balance);
 
 type Op = { kind: "fund" | "unload"; card: number; cents: number } | { kind: "unloadAll" | "terminate"; card: number };
 
@@ -52,7 +49,7 @@ const op: fc.Arbitrary<Op> = fc.oneof(
 describe("card conversions never create money", () => {
   it("the finding's rate: 17 round trips at 1600.5 lose 17 kobo instead of creating them", async () => {
     const h = harness();
-    const { m, ids } = await cardMerchant(h, { wallet_balance: 100_000, usd_ngn_rate: 1600.5, card_funding_fee_usd: 0 }, 1);
+    const { c, m, ids } = await cardMerchant(h, { wallet_balance: 100_000, usd_ngn_rate: 1600.5, card_funding_fee_usd: 0 }, 1);
     const card = ids[0]!;
     for (let i = 0; i < 17; i++) {
       const funded = await m.call("POST", `${CARDS}/${card}/fund`, { body: { amount: 2.02 } });
@@ -62,8 +59,8 @@ describe("card conversions never create money", () => {
         expect(unloaded.body).toMatchObject({ amount: 1.01, wallet_amount: 1616.5 });
       }
     }
-    expect((await m.call("GET", "/api/v1/wallet/balance")).body.data.balance).toBe(99_999.83);
-    expect(await cardCents(m, card)).toBe(0n);
+    expect(await c.balance()).toBe(99_999.83);
+    expect(await cardCents(c, card)).toBe(0n);
   });
 
   it("property: at any rate (up to 4 decimals, up to 100,000) and any fund/unload/terminate sequence, wallet plus cards never exceed what went in", async () => {
@@ -72,13 +69,13 @@ describe("card conversions never create money", () => {
       fc.asyncProperty(rateScaled, fc.constantFrom(0, 0, 0.01, 1, 2.37), fc.array(op, { minLength: 1, maxLength: 12 }), async (R, fee, ops) => {
         const rate = BigInt(R);
         const opening = 100_000_000_000; // Naira: covers 12 fundings of USD 10,000 at 100,000
-        const { m, ids } = await cardMerchant(h, { wallet_balance: opening, usd_ngn_rate: R / 10_000, card_funding_fee_usd: fee }, 3);
+        const { c, m, ids } = await cardMerchant(h, { wallet_balance: opening, usd_ngn_rate: R / 10_000, card_funding_fee_usd: fee }, 3);
         const feeCents = BigInt(Math.round(fee * 100));
         let wallet = kobo(opening);
         const cards = ids.map((id) => ({ id, cents: 0n, terminated: false }));
         /** Wallet plus every card's value at the rate, both scaled by 10^4: never above the opening. */
         const holdsAtMost = () => {
-          const value = wallet * SCALE + cards.reduce((sum, c) => sum + c.cents * rate, 0n);
+          const value = wallet * SCALE + cards.reduce((sum, held) => sum + held.cents * rate, 0n);
           expect(value <= kobo(opening) * SCALE, `wallet ${wallet} + cards ${cards.map((c) => c.cents)} at ${R}`).toBe(true);
         };
 
@@ -90,7 +87,7 @@ describe("card conversions never create money", () => {
               expectError(res, 409, "INVALID_STATE");
             } else {
               expect(res.status, JSON.stringify(res.body)).toBe(200);
-              const paid = charge(BigInt(o.cents), rate) + (feeCents > 0n ? charge(feeCents, rate) : 0n);
+              const paid = walletPays(BigInt(o.cents), rate) + (feeCents > 0n ? walletPays(feeCents, rate) : 0n);
               expect(kobo(res.body.wallet_amount)).toBe(paid);
               wallet -= paid;
               card.cents += BigInt(o.cents);
@@ -103,8 +100,8 @@ describe("card conversions never create money", () => {
             else if (amount > card.cents) expectError(res, 422, "INSUFFICIENT_CARD_BALANCE");
             else {
               expect(res.status, JSON.stringify(res.body)).toBe(200);
-              expect(kobo(res.body.wallet_amount)).toBe(credit(amount, rate));
-              wallet += credit(amount, rate);
+              expect(kobo(res.body.wallet_amount)).toBe(walletGets(amount, rate));
+              wallet += walletGets(amount, rate);
               card.cents -= amount;
             }
           } else {
@@ -113,13 +110,13 @@ describe("card conversions never create money", () => {
             else {
               expect(res.status, JSON.stringify(res.body)).toBe(200);
               expect(kobo(res.body.refunded_amount)).toBe(card.cents);
-              wallet += credit(card.cents, rate);
+              wallet += walletGets(card.cents, rate);
               card.cents = 0n;
               card.terminated = true;
             }
           }
-          expect(await walletKobo(m)).toBe(wallet);
-          expect(await cardCents(m, card.id)).toBe(card.cents);
+          expect(await walletKobo(c)).toBe(wallet);
+          expect(await cardCents(c, card.id)).toBe(card.cents);
           holdsAtMost();
         }
 
@@ -128,10 +125,10 @@ describe("card conversions never create money", () => {
           if (card.terminated) continue;
           const res = await m.call("POST", `${CARDS}/${card.id}/terminate`);
           expect(res.status).toBe(200);
-          wallet += credit(card.cents, rate);
+          wallet += walletGets(card.cents, rate);
           card.cents = 0n;
         }
-        expect(await walletKobo(m)).toBe(wallet);
+        expect(await walletKobo(c)).toBe(wallet);
         expect(wallet <= kobo(opening)).toBe(true);
       }),
       { numRuns: 150 },

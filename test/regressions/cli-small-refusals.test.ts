@@ -5,7 +5,7 @@
 import { spawnSync } from "node:child_process";
 import { afterEach, describe, expect, it } from "vitest";
 import { parseSettings } from "../../src/config.js";
-import { startFromArgs, stopServers } from "../helpers.js";
+import { configFiles, startFromArgs, stopServers } from "../helpers.js";
 
 afterEach(stopServers);
 
@@ -17,8 +17,7 @@ describe("CLI refusals that help", () => {
   });
 
   it("a .json config file is strict JSON; YAML files stay YAML", () => {
-    const files: Record<string, string> = { "a.json": '{ "port": 5000, }', "b.yaml": "port: 5001 # a comment\n", "c.json": '{ "port": 5002 }' };
-    const read = (p: string) => files[p]!;
+    const read = configFiles({ "a.json": '{ "port": 5000, }', "b.yaml": "port: 5001 # a comment\n", "c.json": '{ "port": 5002 }' });
     expect(parseSettings(["--config", "a.json"], {}, read)).toMatchObject({ error: expect.stringContaining("config file a.json cannot be read") });
     expect(parseSettings(["--config", "b.yaml"], {}, read)).toMatchObject({ settings: { port: 5001 } });
     expect(parseSettings(["--config", "c.json"], {}, read)).toMatchObject({ settings: { port: 5002 } });

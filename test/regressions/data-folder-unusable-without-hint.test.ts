@@ -3,14 +3,14 @@
  * and no hint, and a --data path through a file gave a bare `EEXIST ... mkdir`. The folder is now
  * checked at start, and the error says what to do.
  */
-import { mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { dataFolderProblem } from "../../src/store/file-store.js";
-import { startFromArgs, stopServers } from "../helpers.js";
+import { startFromArgs, stopServers, tempDirs } from "../helpers.js";
 
-afterEach(stopServers);
+const tempDir = tempDirs("msb-data-");
+afterEach(stopServers); // registered after tempDirs, so it runs first
 const errno = (code: string, path?: string) => Object.assign(new Error(`${code}: failed`), { code, path }) as NodeJS.ErrnoException;
 
 describe("an unusable --data folder", () => {
@@ -22,7 +22,7 @@ describe("an unusable --data folder", () => {
   });
 
   it("a file in the way: the start fails before listening, naming the folder", async () => {
-    const dir = mkdtempSync(join(tmpdir(), "msb-data-"));
+    const dir = await tempDir();
     writeFileSync(join(dir, "file"), "");
     await expect(startFromArgs(["--data", join(dir, "file", "state")])).rejects.toThrow(/a file is in the way.*Give --data the path of a folder/);
   });

@@ -2,18 +2,18 @@
  * Issue 10, finding 5: with `--data --scenario`, a restart dropped the scenario merchants' keys from
  * the banner, and edits to the scenario file were silently ignored.
  */
-import { copyFileSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { copyFileSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { startBanner } from "../../src/cli/banner.js";
-import { startFromArgs, stopServers } from "../helpers.js";
+import { startFromArgs, stopServers, tempDirs } from "../helpers.js";
 
-afterEach(stopServers);
+const tempDir = tempDirs("msb-restart-");
+afterEach(stopServers); // registered after tempDirs, so it runs first: no server writes into a removed folder
 
 describe("--data --scenario across restarts", () => {
   it("shows the scenario merchants' keys again, and says when the file changed", async () => {
-    const dir = mkdtempSync(join(tmpdir(), "msb-restart-"));
+    const dir = await tempDir();
     const data = join(dir, "data");
     const file = join(dir, "shop.yaml");
     copyFileSync("scenarios/05-payout-completed.yaml", file);
@@ -42,7 +42,7 @@ describe("--data --scenario across restarts", () => {
   });
 
   it("a scenario file added on a later start is loaded then", async () => {
-    const data = join(mkdtempSync(join(tmpdir(), "msb-restart-")), "data");
+    const data = join(await tempDir(), "data");
     await startFromArgs(["--data", data, "--scenario", "scenarios/05-payout-completed.yaml"]);
     await stopServers();
     const next = await startFromArgs(["--data", data, "--scenario", "scenarios/05-payout-completed.yaml", "--scenario", "scenarios/11-vtu-exam.yaml"]);

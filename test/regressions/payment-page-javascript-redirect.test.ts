@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from "vitest";
 import type { Tenant } from "../../src/engine/tenant.js";
-import { SKIP_BROWSER, useBrowserSandbox, watchCsp } from "../browser/browser.js";
+import { merchantAt, SKIP_BROWSER, useBrowserSandbox, watchCsp } from "../browser/browser.js";
 import { harness } from "../helpers.js";
 
 const EVIL = "javascript:alert(document.domain)";
@@ -56,16 +56,9 @@ describe.skipIf(SKIP_BROWSER)("paying a link with a javascript: redirect_url in 
   const ctx = useBrowserSandbox();
 
   async function plantedLink(): Promise<string> {
-    const res = await fetch(`${ctx.sandbox.url}/sandbox/v1/merchants`, { method: "POST", headers: { "content-type": "application/json" }, body: "{}" });
-    const { data } = (await res.json()) as { data: { merchant_id: string; api_key: string; api_secret: string } };
-    const link = (await (
-      await fetch(`${ctx.sandbox.url}/api/v1/checkout/create`, {
-        method: "POST",
-        headers: { "x-api-key": data.api_key, "x-api-secret": data.api_secret, "content-type": "application/json" },
-        body: JSON.stringify({ amount: 900, redirect_url: "https://shop.example.com/done" }),
-      })
-    ).json()) as { reference: string };
-    const tenant: Tenant = ctx.sandbox.registry.get(data.merchant_id)!;
+    const m = await merchantAt(ctx.sandbox.url);
+    const link = (await m.api("POST", "/api/v1/checkout/create", { amount: 900, redirect_url: "https://shop.example.com/done" })) as { reference: string };
+    const tenant: Tenant = ctx.sandbox.registry.get(m.id)!;
     tenant.state.checkouts.get(link.reference)!.redirect_url = EVIL;
     return `${ctx.sandbox.url}/pay/${link.reference}`;
   }

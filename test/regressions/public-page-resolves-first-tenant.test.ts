@@ -7,7 +7,8 @@
  * the registry's index, which the pages use.
  */
 import { describe, expect, it } from "vitest";
-import { expectError, harness, type Harness, type Reply } from "../helpers.js";
+import { client, type TestClient } from "../client.js";
+import { expectError, harness, type Harness } from "../helpers.js";
 
 const SCENARIO = {
   name: "Seeded shop with a payment link",
@@ -18,61 +19,55 @@ const SCENARIO = {
 };
 
 interface Loaded {
-  merchantId: string;
-  keys: Record<string, string>;
+  /** The shop's test client. */
+  c: TestClient;
   link: string;
   account: string;
 }
 
-async function load(h: Harness): Promise<Loaded> {
+/** SCENARIO loaded into `h`: the shop, its payment link's reference and its virtual account's number. */
+async function loadShop(h: Harness): Promise<Loaded> {
   const res = await h.call("POST", "/sandbox/v1/scenarios", { body: SCENARIO });
   expect(res.status, JSON.stringify(res.body)).toBe(201);
-  const shop = res.body.data.merchants.shop;
   return {
-    merchantId: shop.merchant_id,
-    keys: { "x-api-key": shop.api_key, "x-api-secret": shop.api_secret },
+    c: client(h.existing(res.body.data.merchants.shop.merchant_id)),
     link: res.body.data.objects.order_link,
     account: res.body.data.objects.ada_account,
   };
 }
 
-const as = (h: Harness, who: Loaded, method: string, path: string, body?: unknown): Promise<Reply> =>
-  h.call(method, path, { headers: who.keys, ...(body === undefined ? {} : { body }) });
-const balance = async (h: Harness, who: Loaded) => (await as(h, who, "GET", "/api/v1/wallet/balance")).body.data.balance as number;
-const linkStatus = async (h: Harness, who: Loaded) => (await as(h, who, "GET", `/api/v1/checkout/status?reference=${who.link}`)).body.data;
-
 describe("public payment pages and sandbox-wide references", () => {
   it("two loads of one seeded scenario get different link references and account numbers", async () => {
     const h = harness();
-    const a = await load(h);
-    const b = await load(h);
-    expect(a.merchantId).not.toBe(b.merchantId);
+    const a = await loadShop(h);
+    const b = await loadShop(h);
+    expect(a.c.merchant.id).not.toBe(b.c.merchant.id);
     expect(a.link).toMatch(/^CHK_/);
     expect(b.link).toMatch(/^CHK_/);
     expect(b.link).not.toBe(a.link);
     expect(a.account).toMatch(/^\d{10}$/);
     expect(b.account).not.toBe(a.account);
     // The links' one-time accounts differ too, and from the virtual accounts.
-    const [linkA, linkB] = [await linkStatus(h, a), await linkStatus(h, b)];
+    const [linkA, linkB] = [await a.c.checkoutStatus(a.link), await b.c.checkoutStatus(b.link)];
     expect(linkA.account_number).not.toBe(linkB.account_number);
     expect(new Set([linkA.account_number, linkB.account_number, a.account, b.account]).size).toBe(4);
     // Each merchant sees only its own link.
-    expectError(await as(h, a, "GET", `/api/v1/checkout/status?reference=${b.link}`), 404, "NOT_FOUND");
-    expectError(await as(h, b, "GET", `/api/v1/checkout/status?reference=${a.link}`), 404, "NOT_FOUND");
+    expectError(await a.c.call("GET", `/api/v1/checkout/status?reference=${b.link}`), 404, "NOT_FOUND");
+    expectError(await b.c.call("GET", `/api/v1/checkout/status?reference=${a.link}`), 404, "NOT_FOUND");
   });
 
   it("each link's page shows its own merchant, and paying it credits only that merchant", async () => {
     const h = harness();
-    const a = await load(h);
-    const b = await load(h);
-    expect((await as(h, b, "PATCH", "/sandbox/v1/merchant", { business_name: "Second Shop" })).status).toBe(200);
+    const a = await loadShop(h);
+    const b = await loadShop(h);
+    expect((await b.c.call("PATCH", "/sandbox/v1/merchant", { body: { business_name: "Second Shop" } })).status).toBe(200);
 
     const pageA = await h.call("GET", `/pay/${a.link}/status`);
     const pageB = await h.call("GET", `/pay/${b.link}/status`);
     expect(pageA.status).toBe(200);
     expect(pageB.status).toBe(200);
-    expect(pageA.body.data).toMatchObject({ reference: a.link, business_name: "Mama Put Foods Ltd", account_number: (await linkStatus(h, a)).account_number, status: "pending" });
-    expect(pageB.body.data).toMatchObject({ reference: b.link, business_name: "Second Shop", account_number: (await linkStatus(h, b)).account_number, status: "pending" });
+    expect(pageA.body.data).toMatchObject({ reference: a.link, business_name: "Mama Put Foods Ltd", account_number: (await a.c.checkoutStatus(a.link)).account_number, status: "pending" });
+    expect(pageB.body.data).toMatchObject({ reference: b.link, business_name: "Second Shop", account_number: (await b.c.checkoutStatus(b.link)).account_number, status: "pending" });
     const html = await h.call("GET", `/pay/${b.link}`);
     expect(html.status).toBe(200);
     expect(html.body).toContain("Second Shop");
@@ -86,19 +81,19 @@ describe("public payment pages and sandbox-wide references", () => {
     const paid = await h.call("POST", `/pay/${b.link}/simulate`, { body: {} });
     expect(paid.status, JSON.stringify(paid.body)).toBe(200);
     expect(paid.body.data).toMatchObject({ reference: b.link, business_name: "Second Shop", status: "paid" });
-    expect(await balance(h, b)).toBe(16_000);
-    expect(await balance(h, a)).toBe(1_000);
-    expect((await linkStatus(h, a)).status).toBe("pending");
-    expect((await linkStatus(h, b)).status).toBe("paid");
-    const ledgerA = (await as(h, a, "GET", "/sandbox/v1/wallet/ledger")).body.data;
+    expect(await b.c.balance()).toBe(16_000);
+    expect(await a.c.balance()).toBe(1_000);
+    expect((await a.c.checkoutStatus(a.link)).status).toBe("pending");
+    expect((await b.c.checkoutStatus(b.link)).status).toBe("paid");
+    const ledgerA = await a.c.ledger();
     expect(ledgerA).toHaveLength(1); // the opening balance only
 
     // And A's link, paid through its own page, credits A.
     expect((await h.call("POST", `/pay/${a.link}/simulate`, { body: {} })).status).toBe(200);
-    expect(await balance(h, a)).toBe(16_000);
-    expect(await balance(h, b)).toBe(16_000);
+    expect(await a.c.balance()).toBe(16_000);
+    expect(await b.c.balance()).toBe(16_000);
     expectError(await h.call("POST", `/pay/${a.link}/simulate`, { body: {} }), 409, "INVALID_STATE");
-    expect(await balance(h, a)).toBe(16_000);
+    expect(await a.c.balance()).toBe(16_000);
   });
 
   it("a snapshot that holds another merchant's link reference or account number is refused and changes nothing", async () => {
@@ -139,17 +134,17 @@ describe("public payment pages and sandbox-wide references", () => {
 
   it("a deleted merchant's link is gone from the public pages (404), and its reference from the index", async () => {
     const h = harness();
-    const a = await load(h);
-    const b = await load(h);
+    const a = await loadShop(h);
+    const b = await loadShop(h);
     expect((await h.call("GET", `/pay/${a.link}/status`)).status).toBe(200);
-    const deleted = await as(h, a, "DELETE", "/sandbox/v1/merchant");
+    const deleted = await a.c.call("DELETE", "/sandbox/v1/merchant");
     expect(deleted.status).toBe(200);
 
     expectError(await h.call("GET", `/pay/${a.link}/status`), 404, "NOT_FOUND");
     expectError(await h.call("POST", `/pay/${a.link}/simulate`, { body: {} }), 404, "NOT_FOUND");
     expect((await h.call("GET", `/pay/${a.link}`)).status).toBe(404);
     expect(h.registry.findCheckout(a.link)).toBeUndefined();
-    expectError(await as(h, a, "GET", "/api/v1/wallet/balance"), 401, "INVALID_CREDENTIALS");
+    expectError(await a.c.call("GET", "/api/v1/wallet/balance"), 401, "INVALID_CREDENTIALS");
     // The other load is untouched.
     expect((await h.call("GET", `/pay/${b.link}/status`)).body.data).toMatchObject({ reference: b.link, status: "pending" });
   });

@@ -46,8 +46,8 @@ describe("--seed and credentials", () => {
   it("`run` (keys from the scenario's seed): the same merchant ids, different keys on every load", () => {
     const catalog = loadCatalog();
     const scenario = validateScenario({ name: "seeded", seed: "ci-seed", merchants: { shop: {}, other: {} } }, "test");
-    const load = () => loadScenario(new Registry({ catalog, seed: "s" }), scenario, { source: "test", seededKeys: true }).merchants;
-    const [first, second] = [load(), load()];
+    const loadMerchants = () => loadScenario(new Registry({ catalog, seed: "s" }), scenario, { source: "test", seededKeys: true }).merchants;
+    const [first, second] = [loadMerchants(), loadMerchants()];
     for (const alias of ["shop", "other"]) {
       const a = first.get(alias)!.config;
       const b = second.get(alias)!.config;

@@ -7,24 +7,31 @@
  * at entry (422 naming the path; the wallet has a ceiling, BALANCE_LIMIT_EXCEEDED), and a server that
  * took every allowed maximum restarts and loads every merchant file.
  */
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
 import { MAX_CLOCK, MAX_TIME } from "../../src/domain/bounds.js";
-import type { RunningSandbox } from "../../src/server.js";
 import { parseSnapshot } from "../../src/domain/snapshot.js";
-import { expectError, harness, makeNuban, START, startFromArgs, stopServers } from "../helpers.js";
+import { payoutBody } from "../client.js";
+import {
+  balanceAt,
+  expectError,
+  harness,
+  httpCall,
+  makeNuban,
+  signUpAtStart,
+  signUpAt,
+  snapshotAt,
+  startFromArgs,
+  stopServers,
+  tempDirs,
+  type ServerMerchant,
+} from "../helpers.js";
 
-afterEach(stopServers);
-const folders: string[] = [];
-afterAll(() => folders.forEach((f) => rmSync(f, { recursive: true, force: true })));
-/** A fresh --data folder (removed after the file's tests). */
-function dataFolder(): string {
-  const root = mkdtempSync(join(tmpdir(), "msb-loader-"));
-  folders.push(root);
-  return join(root, "data");
-}
+const tempDir = tempDirs("msb-loader-");
+afterEach(stopServers); // registered after tempDirs, so it runs first: no server writes into a removed folder
+/** A --data folder not made yet (the server makes it), in a new temporary folder removed after the test. */
+const dataFolder = async () => join(await tempDir(), "data");
 
 const END = new Date(MAX_CLOCK).toISOString();
 const YEAR_S = 365 * 86_400;
@@ -173,18 +180,6 @@ describe("the wallet's ceiling", () => {
   });
 });
 
-/** A client of a real server: the merchant's keys on every call. */
-function client(s: RunningSandbox, keys?: { api_key: string; api_secret: string }) {
-  return async (method: string, path: string, body?: unknown, headers: Record<string, string> = {}) => {
-    const res = await fetch(`${s.url}${path}`, {
-      method,
-      headers: { ...(body === undefined ? {} : { "content-type": "application/json" }), ...(keys ? { "x-api-key": keys.api_key, "x-api-secret": keys.api_secret } : {}), ...headers },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    return { status: res.status, body: (await res.json()) as any };
-  };
-}
-
 const merchantFiles = (dir: string) => readdirSync(dir).filter((n) => n.endsWith(".json")).sort();
 
 /** Every merchant file parses as a snapshot (the failure names the file and the path). */
@@ -197,12 +192,10 @@ function expectFilesLoad(dir: string): void {
 
 describe("a --data server that took the allowed maximum", () => {
   it("restarts and loads every merchant file, each merchant as it was", async () => {
-    const dir = dataFolder();
+    const dir = await dataFolder();
     const first = await startFromArgs(["--data", dir]);
-    const open = client(first);
 
-    const signup = await open("POST", "/sandbox/v1/merchants", {
-      clock: { now: new Date(START).toISOString() },
+    const m = await signUpAtStart(first.url, {
       wallet_balance: 1e11,
       kyc: { bvn: BVN },
       usd_ngn_rate: 100_000,
@@ -212,69 +205,77 @@ describe("a --data server that took the allowed maximum", () => {
       delays: { payout_settlement_seconds: YEAR_S, vtu_settlement_seconds: YEAR_S, kyc_approval_seconds: YEAR_S },
       limits: { payout_min: 0.01, payout_max: 1e11, payout_hourly_amount: 1e11, payout_daily_amount: 1e11, payout_review_threshold: 1e11, payout_attempts_per_hour: 1_000_000, requests_per_minute: 1_000_000 },
     });
-    expect(signup.status, JSON.stringify(signup.body)).toBe(201);
-    const call = client(first, signup.body.data);
 
     // The wallet to its ceiling, in the largest steps allowed; one more kobo is refused.
-    for (let i = 1; i < 100; i++) expect((await call("POST", "/sandbox/v1/wallet/fund", { amount: 1e11 })).status).toBe(200);
-    expect((await call("GET", "/api/v1/wallet/balance")).body.data.balance).toBe(1e13);
-    expect((await call("POST", "/sandbox/v1/wallet/fund", { amount: 0.01 })).body.error_code).toBe("BALANCE_LIMIT_EXCEEDED");
+    for (let i = 1; i < 100; i++) expect((await m.call("POST", "/sandbox/v1/wallet/fund", { body: { amount: 1e11 } })).status).toBe(200);
+    expect(await balanceAt(first.url, m.keys)).toBe(1e13);
+    expect((await m.call("POST", "/sandbox/v1/wallet/fund", { body: { amount: 0.01 } })).body.error_code).toBe("BALANCE_LIMIT_EXCEEDED");
 
     // The clock to its end; objects whose timers fall up to a year after it (the last instant of 9999).
-    expect((await call("POST", "/sandbox/v1/clock/advance", { to: END })).status).toBe(200);
-    const payout = await call("POST", "/api/v1/payout/transfer", {
-      amount: 99_999_999_999.99,
-      bank_code: "058",
-      account_number: makeNuban("058", "012345678"),
-      account_name: "N".repeat(200),
-      bank_name: "B".repeat(200),
-      reference: "r".repeat(100),
-      narration: "x".repeat(200),
+    expect((await m.call("POST", "/sandbox/v1/clock/advance", { body: { to: END } })).status).toBe(200);
+    const payout = await m.call("POST", "/api/v1/payout/transfer", {
+      body: {
+        amount: 99_999_999_999.99,
+        bank_code: "058",
+        account_number: makeNuban("058", "012345678"),
+        account_name: "N".repeat(200),
+        bank_name: "B".repeat(200),
+        reference: "r".repeat(100),
+        narration: "x".repeat(200),
+      },
     });
     expect(payout.status, JSON.stringify(payout.body)).toBe(201);
     // Deliveries deferred by a year (a fault rule), with 20 retries a week apart after that.
-    expect((await call("POST", "/sandbox/v1/outcomes", { target: "webhook", outcome: "delay", delay_seconds: YEAR_S, times: 1_000_000 })).status).toBe(201);
-    const account = await call("POST", "/api/v1/virtual-account/create", { email: "ada@example.com", reference: "cust-1", bank: "partnerbank", first_name: "Ada", last_name: "Obi" });
-    expect((await call("POST", `/sandbox/v1/virtual-accounts/${account.body.data.account_number}/transfers`, { amount: 1e10, narration: "n".repeat(200) })).status).toBe(201);
-    expect((await call("POST", "/api/v1/checkout/create", { amount: 1e11, description: "d".repeat(200), redirect_url: `https://shop.example.com/${"p".repeat(1900)}` })).status).toBe(200);
-    const cardholder = await call("POST", "/api/v1/virtual-cards/cardholders", { first_name: "Ada", last_name: "Obi", email: "ada@example.com" });
+    expect((await m.call("POST", "/sandbox/v1/outcomes", { body: { target: "webhook", outcome: "delay", delay_seconds: YEAR_S, times: 1_000_000 } })).status).toBe(201);
+    const account = await m.call("POST", "/api/v1/virtual-account/create", { body: { email: "ada@example.com", reference: "cust-1", bank: "partnerbank", first_name: "Ada", last_name: "Obi" } });
+    expect((await m.call("POST", `/sandbox/v1/virtual-accounts/${account.body.data.account_number}/transfers`, { body: { amount: 1e10, narration: "n".repeat(200) } })).status).toBe(201);
+    expect((await m.call("POST", "/api/v1/checkout/create", { body: { amount: 1e11, description: "d".repeat(200), redirect_url: `https://shop.example.com/${"p".repeat(1900)}` } })).status).toBe(200);
+    const cardholder = await m.call("POST", "/api/v1/virtual-cards/cardholders", { body: { first_name: "Ada", last_name: "Obi", email: "ada@example.com" } });
     expect(cardholder.status).toBe(200);
-    expect((await call("POST", "/sandbox/v1/clock/advance", { seconds: 0 })).status).toBe(200);
-    const timers = (await call("GET", "/sandbox/v1/snapshot")).body.data.state.timers as Array<{ at: number; kind: string }>;
+    expect((await m.call("POST", "/sandbox/v1/clock/advance", { body: { seconds: 0 } })).status).toBe(200);
+    const timers = (await snapshotAt(first.url, m.keys)).state.timers as Array<{ at: number; kind: string }>;
     expect(Math.max(...timers.map((t) => t.at))).toBe(MAX_TIME);
 
     // Scenarios at their maxima: the largest link, transfer and card funding, a timeline at the end.
-    const scenario = await open("POST", "/sandbox/v1/scenarios", {
-      name: "maxima",
-      merchants: { shop: { wallet_balance: 1e11, kyc: { bvn: BVN }, usd_ngn_rate: 100_000 }, late: { wallet_balance: 0.01, clock: { now: END } } },
-      virtual_accounts: [{ ...va, merchant: "shop" }],
-      cardholders: [{ ...holder, merchant: "shop" }],
-      cards: [{ merchant: "shop", as: "c", cardholder: "h", fund: 10_000 }],
-      payment_links: [
-        { merchant: "shop", as: "big", amount: 1e11, description: "d".repeat(200) },
-        { merchant: "late", as: "last", amount: 100.01 },
-      ],
-      timeline: [
-        { merchant: "shop", at: END, transfer: { to: "va", amount: 1e10, narration: "n".repeat(500), payer_name: "p".repeat(200), payer_bank: "b".repeat(200) } },
-        { merchant: "late", at: END, pay_link: { link: "last" } },
-      ],
+    const scenario = await httpCall(first.url, "POST", "/sandbox/v1/scenarios", {
+      body: {
+        name: "maxima",
+        merchants: { shop: { wallet_balance: 1e11, kyc: { bvn: BVN }, usd_ngn_rate: 100_000 }, late: { wallet_balance: 0.01, clock: { now: END } } },
+        virtual_accounts: [{ ...va, merchant: "shop" }],
+        cardholders: [{ ...holder, merchant: "shop" }],
+        cards: [{ merchant: "shop", as: "c", cardholder: "h", fund: 10_000 }],
+        payment_links: [
+          { merchant: "shop", as: "big", amount: 1e11, description: "d".repeat(200) },
+          { merchant: "late", as: "last", amount: 100.01 },
+        ],
+        timeline: [
+          { merchant: "shop", at: END, transfer: { to: "va", amount: 1e10, narration: "n".repeat(500), payer_name: "p".repeat(200), payer_bank: "b".repeat(200) } },
+          { merchant: "late", at: END, pay_link: { link: "last" } },
+        ],
+      },
     });
-    expect(scenario.status, JSON.stringify(scenario.body)).toBe(201);
-    const late = client(first, scenario.body.data.merchants.late);
-    expect((await late("POST", "/sandbox/v1/clock/advance", { seconds: 0 })).body.data.fired).toBe(1);
+    expect(scenario.status, scenario.text).toBe(201);
+    // The scenario's merchants, each with its id and keys as the sign-up's.
+    const loaded = Object.entries(scenario.body.data.merchants as Record<string, { merchant_id: string; api_key: string; api_secret: string }>).map(([alias, d]) => ({
+      alias,
+      id: d.merchant_id,
+      keys: { "x-api-key": d.api_key, "x-api-secret": d.api_secret },
+    }));
+    const late = loaded.find((l) => l.alias === "late")!;
+    expect((await httpCall(first.url, "POST", "/sandbox/v1/clock/advance", { keys: late.keys, body: { seconds: 0 } })).body.data.fired).toBe(1);
 
-    const keys = [signup.body.data, ...Object.values(scenario.body.data.merchants)] as Array<{ merchant_id: string; api_key: string; api_secret: string }>;
-    const before = await Promise.all(keys.map(async (k) => (await client(first, k)("GET", "/sandbox/v1/snapshot")).body));
+    const merchants = [m, ...loaded];
+    const before = await Promise.all(merchants.map((k) => snapshotAt(first.url, k.keys)));
     await stopServers();
     const files = merchantFiles(dir);
-    expect(files).toEqual(expect.arrayContaining(keys.map((k) => `${k.merchant_id}.json`)));
+    expect(files).toEqual(expect.arrayContaining(merchants.map((k) => `${k.id}.json`)));
     expectFilesLoad(dir);
 
     const second = await startFromArgs(["--data", dir]);
     expect(second.restored).toBe(files.length);
-    const after = await Promise.all(keys.map(async (k) => (await client(second, k)("GET", "/sandbox/v1/snapshot")).body));
+    const after = await Promise.all(merchants.map((k) => snapshotAt(second.url, k.keys)));
     expect(after).toEqual(before);
-    expect((await client(second, signup.body.data)("GET", "/api/v1/wallet/balance")).body.data.balance).toBe(9_909_999_999_000.01); // 1e13 - payout - fee + transfer
+    expect(await balanceAt(second.url, m.keys)).toBe(9_909_999_999_000.01); // 1e13 - payout - fee + transfer
   });
 });
 
@@ -289,33 +290,31 @@ describe("every way in: what the server accepts, its --data loader takes", () =>
     [
       "an individual virtual account with 100-character first and last names (the API's maximum)",
       [],
-      async (call: ReturnType<typeof client>) =>
-        call("POST", "/api/v1/virtual-account/create", { email: "ada@example.com", reference: "cust-1", bank: "partnerbank", first_name: long(100, "F"), last_name: long(100, "L"), bvn: BVN }),
+      async (m: ServerMerchant) =>
+        m.call("POST", "/api/v1/virtual-account/create", { body: { email: "ada@example.com", reference: "cust-1", bank: "partnerbank", first_name: long(100, "F"), last_name: long(100, "L"), bvn: BVN } }),
     ],
     [
       "a business virtual account with a 200-character business name (the API's maximum)",
       [],
-      async (call: ReturnType<typeof client>) =>
-        call("POST", "/api/v1/virtual-account/create", { customer_type: "business", email: "co@example.com", reference: "co-1", bank: "partnerbank", business_name: long(200, "B"), cac_number: "RC1234567" }),
+      async (m: ServerMerchant) =>
+        m.call("POST", "/api/v1/virtual-account/create", { body: { customer_type: "business", email: "co@example.com", reference: "co-1", bank: "partnerbank", business_name: long(200, "B"), cac_number: "RC1234567" } }),
     ],
     [
       "an outcome rule matching on 21 fields (a scenario's outcomes allow 20)",
       [],
-      async (call: ReturnType<typeof client>) =>
-        call("POST", "/sandbox/v1/outcomes", { target: "payout", outcome: "failed", match: Object.fromEntries(Array.from({ length: 21 }, (_, i) => [`field_${i}`, i])) }),
+      async (m: ServerMerchant) =>
+        m.call("POST", "/sandbox/v1/outcomes", { body: { target: "payout", outcome: "failed", match: Object.fromEntries(Array.from({ length: 21 }, (_, i) => [`field_${i}`, i])) } }),
     ],
     [
       "a payout from a client whose X-Forwarded-For names a 100-character address (--trust-proxy)",
       ["--trust-proxy"],
-      async (call: ReturnType<typeof client>) =>
-        call("POST", "/api/v1/payout/transfer", { amount: 1000, bank_code: "058", account_number: makeNuban("058", "012345678"), account_name: "EZE NGOZI", bank_name: "GTBank" }, { "x-forwarded-for": long(100, "x") }),
+      async (m: ServerMerchant) =>
+        m.call("POST", "/api/v1/payout/transfer", { body: payoutBody({ amount: 1000 }), headers: { "x-forwarded-for": long(100, "x") } }),
     ],
   ] as const)("%s", async (_, flags, act) => {
-    const dir = dataFolder();
+    const dir = await dataFolder();
     const s = await startFromArgs(["--data", dir, ...flags]);
-    const signup = await client(s)("POST", "/sandbox/v1/merchants", { kyc: { bvn: BVN } });
-    expect(signup.status).toBe(201);
-    const res = await act(client(s, signup.body.data));
+    const res = await act(await signUpAt(s.url, { kyc: { bvn: BVN } }));
     expect([200, 201, 422], JSON.stringify(res.body)).toContain(res.status);
     await stopServers();
     expectFilesLoad(dir);
@@ -331,9 +330,9 @@ describe("every way in: what the server accepts, its --data loader takes", () =>
       [{ as: "va", email: "ada@example.com", reference: "cust-1", first_name: long(300, "F"), last_name: "Obi" }],
     ],
   ] as const)("%s", async (_, merchants, virtual_accounts) => {
-    const dir = dataFolder();
+    const dir = await dataFolder();
     const s = await startFromArgs(["--data", dir]);
-    const res = await client(s)("POST", "/sandbox/v1/scenarios", { name: "hostile", merchants, virtual_accounts });
+    const res = await httpCall(s.url, "POST", "/sandbox/v1/scenarios", { body: { name: "hostile", merchants, virtual_accounts } });
     expect([201, 422], JSON.stringify(res.body)).toContain(res.status);
     await stopServers();
     expectFilesLoad(dir);

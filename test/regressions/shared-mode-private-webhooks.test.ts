@@ -7,46 +7,34 @@
  * shared mode, webhooks to localhost work as before.
  */
 import dns from "node:dns";
-import { mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { createRuntime, type Runtime } from "../../src/runtime.js";
-import { startReceiver, type Receiver } from "../receiver.js";
-import { expectError, harness, startFromArgs, stopServers, type Merchant } from "../helpers.js";
+import { client } from "../client.js";
+import type { Answer } from "../receiver.js";
+import { closedAfterEach, expectError, harness, httpCall, receivers, signUpAt, startFromArgs, stopServers, tempDirs, type Merchant } from "../helpers.js";
 
-const cleanups: Array<() => unknown> = [];
-afterEach(async () => {
+afterEach(() => {
   vi.restoreAllMocks();
-  for (const clean of cleanups.splice(0).reverse()) await clean();
-  await stopServers();
 });
+const dataDir = tempDirs("msb-shared-");
+afterEach(stopServers); // registered after tempDirs, so it runs first: no server writes into a removed folder
+const stoppedAfter = closedAfterEach((runtime: Runtime) => runtime.stop());
+const receiver = receivers();
+/** What the internal service a private webhook target stands for answers. */
+const INTERNAL_SERVICE = (): Answer => ({ status: 200, body: "internal service's secret answer" });
 
-async function receiver(): Promise<Receiver> {
-  const r = await startReceiver(() => ({ status: 200, body: "internal service's secret answer" }));
-  cleanups.push(() => r.close());
-  return r;
+/** A harness in (or out of) shared mode: its runtime refuses private targets at delivery, its app when they are set. */
+function sharedModeSandbox(shared: boolean) {
+  const runtime = stoppedAfter(createRuntime({ shared }));
+  return harness({ runtime, shared });
 }
-
-/** A sandbox in (or out of) shared mode: its runtime refuses private targets at delivery, its app when they are set. */
-/** A sandbox in (or out of) shared mode: its runtime refuses private targets at delivery, its app when they are set. */
-function sandbox(shared: boolean) {
-  const runtime: Runtime = createRuntime({ shared });
-  cleanups.push(() => runtime.stop());
-  const h = harness({ runtime, shared });
-  return { registry: h.registry, call: h.call, signUp: (settings: Record<string, unknown> = {}) => h.merchant(settings) };
-}
-type Client = Merchant;
 
 /** An event whose first attempt starts now (a transfer into a virtual account), then wait for the attempt. */
-async function paymentReceived(m: Client) {
-  const va = await m.call("POST", "/api/v1/virtual-account/create", {
-    body: { email: "ada@example.com", reference: "cust-1", bank: "partnerbank", first_name: "Ada", last_name: "Obi", bvn: "22212345678" },
-  });
-  expect(va.status, JSON.stringify(va.body)).toBe(200);
-  expect((await m.call("POST", `/sandbox/v1/virtual-accounts/${va.body.data.account_number}/transfers`, { body: { amount: 500 } })).status).toBe(201);
-  expect((await m.call("POST", "/sandbox/v1/clock/advance", { body: { seconds: 0 } })).status).toBe(200);
-  return (await m.call("GET", "/sandbox/v1/webhook-deliveries")).body.data as Array<Record<string, unknown>>;
+async function paymentReceived(m: Merchant) {
+  const c = client(m);
+  await c.transferIn((await c.virtualAccount({ reference: "cust-1" })).account_number, 500);
+  await c.flush();
+  return c.deliveries();
 }
 
 /** Makes `name` resolve to 127.0.0.1 for this process (as a DNS record pointing inside would). */
@@ -64,10 +52,10 @@ const PRIVATE = (port: number) => [`http://127.0.0.1:${port}/hook`, "http://loca
 
 describe("shared mode refuses private webhook targets when they are set", () => {
   it("at sign-up and on PATCH: 422 naming webhook_url, nothing created or changed", async () => {
-    const r = await receiver();
+    const r = await receiver(INTERNAL_SERVICE);
     const port = Number(new URL(r.url).port);
-    const s = sandbox(true);
-    const m = await s.signUp({ webhook_url: "https://hooks.example.com/in" });
+    const s = sharedModeSandbox(true);
+    const m = await s.merchant({ webhook_url: "https://hooks.example.com/in" });
     for (const url of PRIVATE(port)) {
       const before = s.registry.size;
       const signUp = expectError(await s.call("POST", "/sandbox/v1/merchants", { body: { webhook_url: url } }), 422, "VALIDATION_ERROR");
@@ -86,9 +74,9 @@ describe("shared mode refuses private webhook targets when they are set", () => 
   });
 
   it("in a snapshot PUT and in a scenario: refused, nothing planted", async () => {
-    const r = await receiver();
-    const s = sandbox(true);
-    const m = await s.signUp({ wallet_balance: 77 });
+    const r = await receiver(INTERNAL_SERVICE);
+    const s = sharedModeSandbox(true);
+    const m = await s.merchant({ wallet_balance: 77 });
     const before = (await m.call("GET", "/sandbox/v1/snapshot")).body.data;
     const planted = { ...structuredClone(before), merchant: { ...before.merchant, webhook_url: r.url } };
     const put = expectError(await m.call("PUT", "/sandbox/v1/snapshot", { body: planted }), 422, "VALIDATION_ERROR");
@@ -111,12 +99,12 @@ describe("shared mode refuses private webhook targets when they are set", () => 
 
 describe("shared mode checks where a hostname leads, at every delivery", () => {
   it("a name that resolves to 127.0.0.1 is accepted as a URL but refused at delivery, with the reason in the log; the receiver gets nothing", async () => {
-    const r = await receiver();
+    const r = await receiver(INTERNAL_SERVICE);
     const name = "hooks.shop-under-test.example";
     resolveLocally(name);
     const url = `http://${name}:${new URL(r.url).port}/webhooks`;
-    const s = sandbox(true);
-    const m = await s.signUp({ webhook_url: url, webhook: { retry_schedule_seconds: [] } });
+    const s = sharedModeSandbox(true);
+    const m = await s.merchant({ webhook_url: url, webhook: { retry_schedule_seconds: [] } });
 
     const deliveries = await paymentReceived(m);
     expect(deliveries).toHaveLength(1);
@@ -132,34 +120,28 @@ describe("shared mode checks where a hostname leads, at every delivery", () => {
   });
 
   it("the same name, outside shared mode, does reach the receiver (the refusal above is shared mode's doing)", async () => {
-    const r = await receiver();
+    const r = await receiver(INTERNAL_SERVICE);
     const name = "hooks.shop-under-test.example";
     resolveLocally(name);
     const url = `http://${name}:${new URL(r.url).port}/webhooks`;
-    const m = await sandbox(false).signUp({ webhook_url: url });
+    const m = await sharedModeSandbox(false).merchant({ webhook_url: url });
     const deliveries = await paymentReceived(m);
     expect(deliveries[0]).toMatchObject({ url, outcome: "delivered", status_code: 200, error: null });
     expect(r.received).toHaveLength(1);
   });
 
   it("a merchant saved with a loopback URL before --shared was turned on cannot use it after", async () => {
-    const r = await receiver();
-    const data = mkdtempSync(join(tmpdir(), "msb-shared-"));
+    const r = await receiver(INTERNAL_SERVICE);
+    const data = await dataDir();
     const before = await startFromArgs(["--data", data]);
-    const post = async (base: string, path: string, body: unknown, keys: Record<string, string> = {}) => {
-      const res = await fetch(`${base}${path}`, { method: "POST", headers: { ...keys, "content-type": "application/json" }, body: JSON.stringify(body) });
-      return { status: res.status, body: (await res.json()) as any };
-    };
-    const made = await post(before.url, "/sandbox/v1/merchants", { webhook_url: r.url, webhook: { retry_schedule_seconds: [] }, kyc: { bvn: "22212345678" } });
-    expect(made.status).toBe(201);
-    const keys = { "x-api-key": made.body.data.api_key, "x-api-secret": made.body.data.api_secret };
-    const va = await post(before.url, "/api/v1/virtual-account/create", { email: "ada@example.com", reference: "cust-1", bank: "partnerbank", first_name: "Ada", last_name: "Obi" }, keys);
+    const { keys, call } = await signUpAt(before.url, { webhook_url: r.url, webhook: { retry_schedule_seconds: [] }, kyc: { bvn: "22212345678" } });
+    const va = await call("POST", "/api/v1/virtual-account/create", { body: { email: "ada@example.com", reference: "cust-1", bank: "partnerbank", first_name: "Ada", last_name: "Obi" } });
     await stopServers();
 
     const shared = await startFromArgs(["--data", data, "--shared"]);
-    expect((await post(shared.url, `/sandbox/v1/virtual-accounts/${va.body.data.account_number}/transfers`, { amount: 500 }, keys)).status).toBe(201);
-    expect((await post(shared.url, "/sandbox/v1/clock/advance", { seconds: 0 }, keys)).status).toBe(200);
-    const deliveries = ((await (await fetch(`${shared.url}/sandbox/v1/webhook-deliveries`, { headers: keys })).json()) as { data: unknown[] }).data;
+    expect((await httpCall(shared.url, "POST", `/sandbox/v1/virtual-accounts/${va.body.data.account_number}/transfers`, { keys, body: { amount: 500 } })).status).toBe(201);
+    expect((await httpCall(shared.url, "POST", "/sandbox/v1/clock/advance", { keys, body: { seconds: 0 } })).status).toBe(200);
+    const deliveries = (await httpCall(shared.url, "GET", "/sandbox/v1/webhook-deliveries", { keys })).body.data;
     expect(deliveries).toHaveLength(1);
     expect(deliveries[0]).toMatchObject({ url: r.url, outcome: "failed", status_code: null, error: "Refused: 127.0.0.1 is a private or loopback address (shared mode refuses these webhook targets)" });
     expect(r.received).toHaveLength(0);
@@ -168,11 +150,11 @@ describe("shared mode checks where a hostname leads, at every delivery", () => {
 
 describe("without shared mode", () => {
   it("webhooks to localhost and 127.0.0.1 are accepted and delivered", async () => {
-    const r = await receiver();
-    const s = sandbox(false);
-    const local = await s.signUp({ webhook_url: `http://localhost:${new URL(r.url).port}/webhooks` });
+    const r = await receiver(INTERNAL_SERVICE);
+    const s = sharedModeSandbox(false);
+    const local = await s.merchant({ webhook_url: `http://localhost:${new URL(r.url).port}/webhooks` });
     expect((await paymentReceived(local))[0]).toMatchObject({ outcome: "delivered", status_code: 200, response_excerpt: "internal service's secret answer" });
-    const loopback = await s.signUp({ webhook_url: r.url });
+    const loopback = await s.merchant({ webhook_url: r.url });
     expect((await paymentReceived(loopback))[0]).toMatchObject({ outcome: "delivered", status_code: 200 });
     expect(r.received).toHaveLength(2);
     expect((await loopback.call("PATCH", "/sandbox/v1/merchant", { body: { webhook_url: "http://10.0.0.1/hook" } })).status).toBe(200);

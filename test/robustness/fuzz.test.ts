@@ -330,7 +330,7 @@ function edgeValues(schema: Schema): unknown[] {
 }
 
 /** Field paths of a request schema, one level of nesting, with the field's schema. */
-function fieldsOf(schema: Schema | undefined, base: unknown): Array<{ path: string[]; schema: Schema }> {
+function schemaFields(schema: Schema | undefined, base: unknown): Array<{ path: string[]; schema: Schema }> {
   const out: Array<{ path: string[]; schema: Schema }> = [];
   const props = (resolve(schema).properties ?? {}) as Record<string, Schema>;
   for (const [name, sub] of Object.entries(props)) {
@@ -460,7 +460,7 @@ function planArbitrary(op: Operation): fc.Arbitrary<RequestPlan> {
 
   // The base body's shape, for a free-form request schema (scenarios): fixtures stand in as 1s here.
   const shape = BASE_BODIES[op.key]?.(new Proxy({}, { get: () => 1 }) as Fixtures);
-  const fields = fieldsOf(op.bodySchema, shape);
+  const fields = schemaFields(op.bodySchema, shape);
   const fieldArb: fc.Arbitrary<{ path: string[]; schema: Schema }> = fields.length ? fc.constantFrom(...fields) : fc.constant({ path: ["amount"], schema: {} });
   const setValue = fieldArb.chain((f) =>
     fc.oneof({ arbitrary: fc.constantFrom(...edgeValues(f.schema)), weight: 3 }, { arbitrary: value, weight: 3 }).map((v) => ({ path: f.path, value: v })),

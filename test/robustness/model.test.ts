@@ -337,7 +337,7 @@ const commands = [
   fc.nat(20).map((i) => new PayLink(i)),
 ];
 
-async function setup(openingKobo: number): Promise<{ model: Model; real: Real }> {
+async function startModel(openingKobo: number): Promise<{ model: Model; real: Real }> {
   const c = client(await harness().merchant({ wallet_balance: major(openingKobo), limits: LIMITS }));
   const card = await c.fundedCard(0, { cardholder_id: (await c.cardholder({ email: "ada@example.com" })).cardholder_id });
   const va = await c.virtualAccount({ customer_type: "individual", email: "ada.obi@example.com", reference: "CUST-MODEL", bvn: "22345678901" });
@@ -351,7 +351,7 @@ describe("model-based: wallet and card balances under random command sequences",
   it("after every step the balance equals the model and the ledger, never negative; the card equals the model", async () => {
     await fc.assert(
       fc.asyncProperty(fc.record({ opening_kobo: fc.integer({ min: 0, max: 300_000_00 }) }), fc.commands(commands, { maxCommands: 30, size: "max" }), async ({ opening_kobo }, cmds) => {
-        await fc.asyncModelRun(() => setup(opening_kobo), cmds);
+        await fc.asyncModelRun(() => startModel(opening_kobo), cmds);
       }),
       { seed: 20260302, numRuns: 100 },
     );

@@ -347,13 +347,15 @@ interface World {
   others: Tenant[];
 }
 
-const at = <T>(list: T[], i: number): T | undefined => (list.length === 0 ? undefined : list[i % list.length]);
+/** The element at `i`, counting round the list (undefined for an empty list). */
+const nth = <T>(list: T[], i: number): T | undefined => (list.length === 0 ? undefined : list[i % list.length]);
 const withUrl = (s: Record<string, unknown>) => (s.webhook_url === "receiver" ? { ...s, webhook_url: `${hooks.url}/hooks` } : s);
 
 /** Kinds of operation that were accepted (2xx) at least once, over all runs. */
 const accepted = new Set<string>();
 
-async function run(w: World, o: Op): Promise<Reply | undefined> {
+/** Runs one operation as the world's merchant; the reply, when it made a request. */
+async function perform(w: World, o: Op): Promise<Reply | undefined> {
   const { m, h } = w;
   const s = m.tenant.state;
   switch (o.kind) {
@@ -364,7 +366,7 @@ async function run(w: World, o: Op): Promise<Reply | undefined> {
     case "virtualAccount":
       return m.call("POST", "/api/v1/virtual-account/create", { body: o.body });
     case "transferIn": {
-      const account = at([...s.virtualAccounts.keys()], o.pick) ?? "0000000000";
+      const account = nth([...s.virtualAccounts.keys()], o.pick) ?? "0000000000";
       const { kind: _k, pick: _p, ...body } = o;
       return m.call("POST", `/sandbox/v1/virtual-accounts/${account}/transfers`, { body });
     }
@@ -372,7 +374,7 @@ async function run(w: World, o: Op): Promise<Reply | undefined> {
       return m.call("POST", "/api/v1/checkout/create", { body: o.body });
     case "payLink": {
       const pending = [...s.checkouts.values()].filter((c) => c.status === "pending");
-      const link = at(pending, o.pick) ?? at([...s.checkouts.values()], o.pick);
+      const link = nth(pending, o.pick) ?? nth([...s.checkouts.values()], o.pick);
       const ref = link?.reference ?? "CHK_NONE";
       if (o.how === "page") return h.call("POST", `/pay/${ref}/simulate`, { body: {} });
       return m.call("POST", `/sandbox/v1/checkout/${ref}/pay`, { body: o.how === "wrong" && link ? { amount: link.amount / 100 + 1 } : {} });
@@ -381,25 +383,25 @@ async function run(w: World, o: Op): Promise<Reply | undefined> {
       return m.call("POST", "/api/v1/payout/transfer", { body: o.body });
     case "payoutLever": {
       const open = [...s.payouts.values()].filter((p) => p.status === "processing" || p.status === "pending_approval").map((p) => p.reference);
-      const ref = at(open, o.pick) ?? at([...s.payouts.keys()], o.pick) ?? "none";
+      const ref = nth(open, o.pick) ?? nth([...s.payouts.keys()], o.pick) ?? "none";
       return m.call("POST", `/sandbox/v1/payouts/${encodeURIComponent(ref)}/${o.action}`, { body: { reason: "by the property test" } });
     }
     case "vtu":
       return m.call("POST", `/api/v1/vtu/${o.path}`, { body: o.body });
     case "vtuLever": {
       const open = [...s.vtu.values()].filter((v) => v.status === "processing").map((v) => v.reference);
-      return m.call("POST", `/sandbox/v1/vtu/${at(open, o.pick) ?? at([...s.vtu.keys()], o.pick) ?? "none"}/${o.action}`);
+      return m.call("POST", `/sandbox/v1/vtu/${nth(open, o.pick) ?? nth([...s.vtu.keys()], o.pick) ?? "none"}/${o.action}`);
     }
     case "cardholder":
       return m.call("POST", "/api/v1/virtual-cards/cardholders", { body: o.body });
     case "approveHolder": {
       const pending = [...s.cardholders.values()].filter((c) => c.kyc_status === "PENDING").map((c) => c.cardholder_id);
-      return m.call("POST", `/sandbox/v1/cardholders/${at(pending, o.pick) ?? at([...s.cardholders.keys()], o.pick) ?? 1}/approve`);
+      return m.call("POST", `/sandbox/v1/cardholders/${nth(pending, o.pick) ?? nth([...s.cardholders.keys()], o.pick) ?? 1}/approve`);
     }
     case "issueCard": {
       const approved = [...s.cardholders.values()].filter((c) => c.kyc_status === "APPROVED").map((c) => c.cardholder_id);
       return m.call("POST", "/api/v1/virtual-cards", {
-        body: { cardholder_id: at(approved, o.pick) ?? at([...s.cardholders.keys()], o.pick) ?? 1, brand: o.brand, ...(o.label === undefined ? {} : { label: o.label }) },
+        body: { cardholder_id: nth(approved, o.pick) ?? nth([...s.cardholders.keys()], o.pick) ?? 1, brand: o.brand, ...(o.label === undefined ? {} : { label: o.label }) },
       });
     }
     case "newCard": {
@@ -413,7 +415,7 @@ async function run(w: World, o: Op): Promise<Reply | undefined> {
     }
     case "card": {
       const live = [...s.cards.values()].filter((c) => c.status !== "terminated").map((c) => c.card_id);
-      const id = at(live, o.pick) ?? at([...s.cards.keys()], o.pick) ?? 1;
+      const id = nth(live, o.pick) ?? nth([...s.cards.keys()], o.pick) ?? 1;
       if (o.action === "spend") return m.call("POST", `/sandbox/v1/virtual-cards/${id}/spend`, { body: { amount: o.amount, ...(o.merchant_name ? { merchant_name: o.merchant_name } : {}) } });
       if (o.action === "fund" || o.action === "unload") return m.call("POST", `/api/v1/virtual-cards/${id}/${o.action}`, { body: { amount: o.amount } });
       return m.call("POST", `/api/v1/virtual-cards/${id}/${o.action}`);
@@ -421,14 +423,14 @@ async function run(w: World, o: Op): Promise<Reply | undefined> {
     case "rule":
       return m.call("POST", "/sandbox/v1/outcomes", { body: o.body });
     case "deleteRule":
-      return o.all ? m.call("DELETE", "/sandbox/v1/outcomes") : m.call("DELETE", `/sandbox/v1/outcomes/${at(s.outcomeRules, o.pick)?.id ?? "rule_0"}`);
+      return o.all ? m.call("DELETE", "/sandbox/v1/outcomes") : m.call("DELETE", `/sandbox/v1/outcomes/${nth(s.outcomeRules, o.pick)?.id ?? "rule_0"}`);
     case "advance":
       return m.call("POST", "/sandbox/v1/clock/advance", { body: o.body });
     case "wallTick":
       h.wall.now += o.ms;
       return m.call("GET", "/sandbox/v1/clock");
     case "redeliver":
-      return m.call("POST", `/sandbox/v1/events/${at([...s.events.keys()], o.pick) ?? "EVT_NONE"}/redeliver`);
+      return m.call("POST", `/sandbox/v1/events/${nth([...s.events.keys()], o.pick) ?? "EVT_NONE"}/redeliver`);
     case "scenario": {
       const res = await h.call("POST", "/sandbox/v1/scenarios", { body: o.body });
       if (res.status === 201) {
@@ -463,8 +465,7 @@ async function expectRoundTrip(w: World, tenant: Tenant, dir: string): Promise<v
   const m = w.h.existing(tenant.id);
   await client(m).flush();
 
-  const keys = { "x-api-key": m.apiKey, "x-api-secret": m.apiSecret };
-  const res = await w.h.app.request("/sandbox/v1/snapshot", { headers: keys }, { incoming: { socket: { remoteAddress: "127.0.0.1" } } });
+  const res = await w.h.app.request("/sandbox/v1/snapshot", { headers: m.keys }, { incoming: { socket: { remoteAddress: "127.0.0.1" } } });
   expect(res.status).toBe(200);
   const text = await res.text();
   const doc = (JSON.parse(text) as { data: unknown }).data;
@@ -489,7 +490,7 @@ describe("save and load round-trip", () => {
         const m = await h.merchant(withUrl(signupSettings));
         const world: World = { h, m, others: [] };
         for (const o of ops) {
-          const res = await run(world, o);
+          const res = await perform(world, o);
           if (res) {
             expectBelow500(res, o.kind);
             if (res.status < 300) accepted.add(o.kind);

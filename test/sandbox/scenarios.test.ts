@@ -122,7 +122,7 @@ describe("determinism", () => {
   it("loading the same seeded scenario twice gives the same ids, account numbers, references and PANs (never the same keys)", () => {
     const scenario = parseScenario(RICH, "inline.yaml");
     const catalog = loadCatalog();
-    const load = (s: Scenario) => {
+    const loadSummary = (s: Scenario) => {
       const loaded = loadScenario(new Registry({ catalog, seed: s.seed! }), s, { source: "inline.yaml", seededKeys: true });
       return {
         vars: loaded.vars,
@@ -136,8 +136,8 @@ describe("determinism", () => {
         })),
       };
     };
-    const a = load(scenario);
-    const b = load(scenario);
+    const a = loadSummary(scenario);
+    const b = loadSummary(scenario);
     expect(JSON.stringify(b)).toBe(JSON.stringify(a));
     // Credentials come from the CSPRNG whatever the seed: a seed is shared, keys must not follow from it.
     const keysOf = (s: Scenario) => [...loadScenario(new Registry({ catalog, seed: s.seed! }), s, { source: "x", seededKeys: true }).merchants.values()].map((t) => t.config.api_secret);
@@ -147,7 +147,7 @@ describe("determinism", () => {
     expect(shop.pans).toHaveLength(1);
     expect(shop.pans[0]![0]).toMatch(/^5[1-5]\d{14}$/);
 
-    const c = load({ ...structuredClone(scenario), seed: "probe-2" });
+    const c = loadSummary({ ...structuredClone(scenario), seed: "probe-2" });
     const otherShop = c.merchants.find((m) => m.alias === "shop")!;
     expect(otherShop.id).not.toBe(shop.id);
     expect(c.vars.acct).not.toBe(a.vars.acct);

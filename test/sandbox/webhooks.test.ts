@@ -7,7 +7,7 @@ import { startReceiver } from "../receiver.js";
 
 const receiver = receivers();
 /** A merchant's test client (webhooks to `webhook_url` when given) and a virtual account of theirs. */
-async function withAccount(settings: Record<string, unknown> = {}) {
+async function merchantWithAccount(settings: Record<string, unknown> = {}) {
   const c = client(await harness().merchant(settings));
   return { c, account: (await c.virtualAccount()).account_number };
 }
@@ -15,7 +15,7 @@ async function withAccount(settings: Record<string, unknown> = {}) {
 describe("payment.received", () => {
   it("is POSTed as the spec's payload, signed over the raw body, and logged", async () => {
     const r = await receiver();
-    const { c, account } = await withAccount({ webhook_url: r.url });
+    const { c, account } = await merchantWithAccount({ webhook_url: r.url });
     const m = c.merchant;
     const payment = await c.transferIn(account);
     await c.flush();
@@ -70,7 +70,7 @@ describe("payment.received", () => {
 
   it("events are stored even when no webhook URL is set, and can be delivered once one is", async () => {
     const r = await receiver();
-    const { c, account } = await withAccount();
+    const { c, account } = await merchantWithAccount();
     await c.transferIn(account);
     await c.flush();
     const [event] = await c.events();
@@ -85,7 +85,7 @@ describe("payment.received", () => {
   });
 
   it("filters events by type and since", async () => {
-    const { c, account } = await withAccount();
+    const { c, account } = await merchantWithAccount();
     await c.transferIn(account, 100, { narration: "first" });
     await c.advance(60);
     await c.transferIn(account, 200, { narration: "second" });
@@ -170,7 +170,7 @@ describe("link and payout events", () => {
 describe("retries", () => {
   it("follow the schedule on the merchant's clock, then the event is failed", async () => {
     const r = await receiver(() => ({ status: 503, body: "down for maintenance" }));
-    const { c, account } = await withAccount({ webhook_url: r.url });
+    const { c, account } = await merchantWithAccount({ webhook_url: r.url });
     await c.transferIn(account);
     await c.flush();
     expect(r.received).toHaveLength(1);
@@ -195,7 +195,7 @@ describe("retries", () => {
 
   it("a receiver that fails 3 times then succeeds gets 4 attempts: distinct nonces, one transaction_id", async () => {
     const r = await receiver((n) => ({ status: n < 3 ? 500 : 200 }));
-    const { c, account } = await withAccount({ webhook_url: r.url });
+    const { c, account } = await merchantWithAccount({ webhook_url: r.url });
     const m = c.merchant;
     const payment = await c.transferIn(account);
     await c.advance(86_400);
@@ -216,8 +216,8 @@ describe("retries", () => {
     await closed.close();
     let release!: () => void;
     const slow = await receiver(() => ({ hold: new Promise<void>((resolve) => (release = resolve)) }));
-    const refused = await withAccount({ webhook_url: deadUrl, webhook: { retry_schedule_seconds: [] } });
-    const timeout = await withAccount({ webhook_url: slow.url, webhook: { timeout_seconds: 0.2, retry_schedule_seconds: [] } });
+    const refused = await merchantWithAccount({ webhook_url: deadUrl, webhook: { retry_schedule_seconds: [] } });
+    const timeout = await merchantWithAccount({ webhook_url: slow.url, webhook: { timeout_seconds: 0.2, retry_schedule_seconds: [] } });
     await refused.c.transferIn(refused.account);
     await timeout.c.transferIn(timeout.account);
     await refused.c.flush();
@@ -234,7 +234,7 @@ describe("retries", () => {
 describe("redelivery", () => {
   it("sends the event again now with a new nonce and sent_at and the same transaction_id", async () => {
     const r = await receiver();
-    const { c, account } = await withAccount({ webhook_url: r.url });
+    const { c, account } = await merchantWithAccount({ webhook_url: r.url });
     const payment = await c.transferIn(account);
     await c.flush();
     await c.advance(3_600);
@@ -251,7 +251,7 @@ describe("redelivery", () => {
 
   it("a successful redelivery of a failing event stops its retries", async () => {
     const r = await receiver((n) => ({ status: n === 0 ? 500 : 200 }));
-    const { c, account } = await withAccount({ webhook_url: r.url });
+    const { c, account } = await merchantWithAccount({ webhook_url: r.url });
     await c.transferIn(account);
     await c.flush();
     const [event] = await c.events();
@@ -267,7 +267,7 @@ describe("webhooks never hold up the API", () => {
   it("a receiver that has not answered yet does not delay the response that emitted the event", async () => {
     let release!: () => void;
     const r = await receiver(() => ({ hold: new Promise<void>((resolve) => (release = resolve)) }));
-    const { c, account } = await withAccount({ webhook_url: r.url });
+    const { c, account } = await merchantWithAccount({ webhook_url: r.url });
     const pending = c.transferIn(account);
     await r.waitFor(1); // the receiver holds the request open...
     const payment = await pending; // ...and the API has answered anyway

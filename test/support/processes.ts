@@ -12,20 +12,33 @@ export interface StartedServer {
   output: () => string;
   /** SIGTERM to the group; resolves with the exit code (SIGKILL after `graceMs`). */
   stop(graceMs?: number): Promise<number | null>;
+  /** SIGKILL to the group at once, as a crash would end it (no shutdown code runs); resolves once it has exited. */
+  kill(): Promise<void>;
 }
 
 /** Spawns `command args` and resolves once it prints "listening on http://..." and `ready` (if given). */
 export function startServerProcess(command: string, args: string[], opts: { cwd: string; env?: NodeJS.ProcessEnv; ready?: string; timeoutMs?: number }): Promise<StartedServer> {
   const child: ChildProcess = spawn(command, args, { cwd: opts.cwd, env: { ...process.env, ...opts.env }, stdio: ["ignore", "pipe", "pipe"], detached: true });
   let out = "";
+  const ended = () => child.exitCode !== null || child.signalCode !== null;
   const stop = async (graceMs = 10_000): Promise<number | null> => {
-    if (child.exitCode !== null || child.signalCode !== null) return child.exitCode;
+    if (ended()) return child.exitCode;
     const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
     process.kill(-child.pid!, "SIGTERM");
     const timer = setTimeout(() => child.exitCode === null && process.kill(-child.pid!, "SIGKILL"), graceMs);
     const code = await exited;
     clearTimeout(timer);
     return code;
+  };
+  const kill = async (): Promise<void> => {
+    if (ended()) return;
+    const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
+    try {
+      process.kill(-child.pid!, "SIGKILL");
+    } catch {
+      // gone already: its exit event is on the way
+    }
+    await exited;
   };
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => {
@@ -36,7 +49,7 @@ export function startServerProcess(command: string, args: string[], opts: { cwd:
       const m = /listening on (http:\/\/\S+)/.exec(out);
       if (m && (!opts.ready || out.includes(opts.ready))) {
         clearTimeout(timer);
-        resolve({ url: m[1]!, output: () => out, stop });
+        resolve({ url: m[1]!, output: () => out, stop, kill });
       }
     };
     child.stdout!.on("data", (d: Buffer) => ((out += d.toString()), check()));
