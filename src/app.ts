@@ -19,6 +19,8 @@ import { requireMerchant } from "./http/auth.js";
 import type { AppEnv } from "./http/env.js";
 import { ApiError, notFound, onError } from "./http/errors.js";
 import { jsonOnly } from "./http/json-only.js";
+import { TAGS } from "./http/openapi.js";
+import { registerWebhooks } from "./http/openapi-webhooks.js";
 import { jsonDepth, perIpQuota } from "./http/quotas.js";
 import { securityHeaders } from "./http/security-headers.js";
 import { validationHook } from "./http/validation.js";
@@ -172,6 +174,7 @@ export function createApp(options: AppOptions) {
   });
   app.openAPIRegistry.registerComponent("securitySchemes", "ApiKey", { type: "apiKey", in: "header", name: "X-Api-Key" });
   app.openAPIRegistry.registerComponent("securitySchemes", "ApiSecret", { type: "apiKey", in: "header", name: "X-Api-Secret" });
+  registerWebhooks(app);
   app.doc31("/openapi.json", (c) => ({
     openapi: "3.1.0",
     info: {
@@ -179,9 +182,13 @@ export function createApp(options: AppOptions) {
       version: "1.0.0",
       description:
         "The Merchant Payments Service API (/api/v1) as served by merchant-sandbox, plus the sandbox's control API (/sandbox/v1). " +
-        "Authenticate with the X-Api-Key and X-Api-Secret headers.",
+        "Authenticate with the X-Api-Key and X-Api-Secret headers. Every failure has one shape: " +
+        "{ success: false, message, error_code, errors?, retry_after?, request_id? }.",
+      contact: { name: "merchant-sandbox maintainers" },
+      license: { name: "MIT", identifier: "MIT" },
     },
     servers: [{ url: publicUrl ?? new URL(c.req.url).origin }],
+    tags: TAGS,
   }));
 
   app.notFound(notFound);

@@ -6,10 +6,11 @@ import { serve, type ServerType } from "@hono/node-server";
 import { createHash } from "node:crypto";
 import type { AddressInfo } from "node:net";
 import { resolve } from "node:path";
-import { createApp } from "./app.js";
+import { createApp, type App } from "./app.js";
 import { quotasOf, type Settings } from "./config.js";
 import { createRuntime, type Runtime } from "./runtime.js";
 import { loadScenario, parseScenario, readScenarioText } from "./scenarios/load.js";
+import { pick, substitute } from "./scenarios/match.js";
 import { FileStore, type StoreIO } from "./store/file-store.js";
 import { loadCatalog, loadDemoMerchants, type FixtureMerchant } from "./store/fixtures.js";
 import { Registry } from "./engine/registry.js";
@@ -46,7 +47,11 @@ export function buildRegistry(settings: Pick<Settings, "seed" | "fixtures"> & { 
   return { registry, demo };
 }
 
-/** Demo merchants from the fixtures, except those already there (restored from `--data`). */
+/**
+ * Demo merchants from the fixtures, except those already there (restored from `--data`). Their
+ * identifiers come from a fixed seed, so the sample activity they start with has the same account
+ * numbers and references on every start (the OpenAPI document's examples name them).
+ */
 function addDemoMerchants(registry: Registry, demo: FixtureMerchant[]): Tenant[] {
   return demo
     .filter((m) => !registry.get(m.merchant_id))
@@ -54,8 +59,27 @@ function addDemoMerchants(registry: Registry, demo: FixtureMerchant[]): Tenant[]
       registry.create(m.settings, {
         credentials: { merchant_id: m.merchant_id, api_key: m.api_key, api_secret: m.api_secret, webhook_secret: m.webhook_secret },
         defaultClockMode: "realtime",
+        seed: `fixture:${m.merchant_id}`,
       }),
     );
+}
+
+/**
+ * A new demo merchant's sample activity (fixtures/demo-activity.json), made through the API itself,
+ * in order, `$name` standing for a value captured from an earlier reply. A request that fails stops
+ * the start with the fixture named: a broken fixture must not leave a half-made demo.
+ */
+export async function runDemoActivity(app: App, merchant: FixtureMerchant): Promise<void> {
+  const vars: Record<string, unknown> = {};
+  const headers = { "x-api-key": merchant.api_key, "x-api-secret": merchant.api_secret, "content-type": "application/json" };
+  for (const [i, r] of merchant.requests.entries()) {
+    const path = substitute(r.path, vars) as string;
+    const body = r.body === undefined ? undefined : JSON.stringify(substitute(r.body, vars));
+    const res = await app.request(path, { method: r.method, headers, body }, { incoming: { socket: { remoteAddress: "127.0.0.1" } } });
+    const reply = (await res.json()) as unknown;
+    if (res.status >= 300) throw new Error(`fixture ${merchant.activity} request ${i + 1} (${r.method} ${path}) failed: ${res.status} ${JSON.stringify(reply)}`);
+    for (const [name, at] of Object.entries(r.capture ?? {})) vars[name] = pick(reply, at);
+  }
 }
 
 /** How long a stop may take: in-flight webhook requests are cut, slow clients closed, writes flushed. */
@@ -87,6 +111,7 @@ export async function startServer(settings: Settings): Promise<RunningSandbox> {
     quotas: quotasOf(settings),
     snapshotLimitBytes: Math.round(settings.snapshot_limit_mb * 1024 * 1024),
   });
+  for (const m of demo) if (created.some((t) => t.id === m.merchant_id)) await runDemoActivity(app, m);
   for (const tenant of registry.list()) {
     runtime.driver.arm(tenant); // restored timers resume
     void runtime.dispatcher.drain(tenant); // events saved before their first attempt started

@@ -12,7 +12,8 @@ import { fileURLToPath } from "node:url";
 import { afterEach, expect } from "vitest";
 import { createApp, type App, type AppOptions } from "../src/app.js";
 import { parseSettings } from "../src/config.js";
-import { buildRegistry, startServer, type RunningSandbox } from "../src/server.js";
+import { buildRegistry, runDemoActivity, startServer, type RunningSandbox } from "../src/server.js";
+import { loadDemoMerchants } from "../src/store/fixtures.js";
 import type { Registry } from "../src/engine/registry.js";
 import type { Tenant } from "../src/engine/tenant.js";
 import { checkResponse } from "./openapi-check.js";
@@ -68,6 +69,8 @@ export interface Harness {
   merchant(settings?: Record<string, unknown>, opts?: { ip?: string }): Promise<Merchant>;
   /** The demo merchant of fixtures/merchants.json. */
   demo(): Merchant;
+  /** The demo merchant with its sample activity (fixtures/demo-activity.json), as `npm start` makes it. */
+  demoWithActivity(): Promise<Merchant>;
   /** A merchant already in the registry (one a scenario load made, say), by its id. */
   existing(merchantId: string): Merchant;
 }
@@ -132,6 +135,10 @@ export function harness(options: HarnessOptions = {}): Harness {
       return asMerchant(registry.get(res.body.data.merchant_id)!);
     },
     demo: () => asMerchant(registry.get("mch_demo")!),
+    async demoWithActivity() {
+      await runDemoActivity(app, loadDemoMerchants().find((m) => m.merchant_id === "mch_demo")!);
+      return asMerchant(registry.get("mch_demo")!);
+    },
     existing(merchantId) {
       const tenant = registry.get(merchantId);
       expect(tenant, `merchant ${merchantId} in the registry`).toBeDefined();

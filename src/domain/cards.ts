@@ -14,6 +14,7 @@ import { cardFundFails, planKyc } from "./outcomes.js";
 import { makePan, maskPan, type CardBrand } from "./pan.js";
 import { cancelTimers, schedule } from "./timers.js";
 import { z } from "./zod.js";
+import { isoTime } from "./fields.js";
 
 export interface CardholderRequest {
   first_name: string;
@@ -315,6 +316,6 @@ export const CardTransactionResponse = z
     description: z.string(),
     merchant_name: z.string().nullable(),
     decline_reason: z.string().nullable(),
-    created_at: z.string(),
+    created_at: isoTime,
   })
   .openapi("CardTransaction");

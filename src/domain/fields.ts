@@ -31,6 +31,9 @@ export const email = z.email({ message: "Must be a valid email address." }).max(
 /** Trimmed, non-empty text of at most `max` characters. */
 export const text = (max: number) => z.string().trim().min(1, { message: "Must not be empty." }).max(max, { message: `Must be at most ${max} characters.` });
 
+/** A time as the API shows it: ISO 8601 in UTC (`date-time` in the OpenAPI document). */
+export const isoTime = z.iso.datetime();
+
 /** An absolute http(s) URL: the only kind the sandbox ever calls (webhooks) or sends a browser to (redirects). */
 export const httpUrl = z.url({ protocol: /^https?$/, message: "Must be an http(s) URL." }).max(MAX_URL_LENGTH, { message: `Must be at most ${MAX_URL_LENGTH} characters.` });
 
@@ -38,7 +41,12 @@ export const httpUrl = z.url({ protocol: /^https?$/, message: "Must be an http(s
  * An IPv4 or IPv6 address, normalised the way client IPs are: `::ffff:127.0.0.1` is `127.0.0.1`,
  * IPv6 is lower case and compressed. An allowlist entry written either way then matches.
  */
-export const ipAddress = z.union([z.ipv4(), z.ipv6()], { message: "Must be an IPv4 or IPv6 address." }).transform(normaliseIp);
+export const ipAddress = z
+  .string()
+  .max(64)
+  .refine((v) => z.ipv4().safeParse(v).success || z.ipv6().safeParse(v).success, { message: "Must be an IPv4 or IPv6 address." })
+  .transform(normaliseIp)
+  .openapi({ anyOf: [{ format: "ipv4" }, { format: "ipv6" }], description: "An IPv4 or IPv6 address", example: "203.0.113.7" });
 
 export function normaliseIp(ip: string): string {
   const lower = ip.trim().toLowerCase();

@@ -7,13 +7,13 @@
 import type { Payout } from "./records.js";
 import type { TenantState } from "./state.js";
 import { iso, isoOrNull, type DomainContext } from "./context.js";
-import { DomainError, fieldError } from "./errors.js";
+import { DomainError } from "./errors.js";
 import { payoutSettled } from "./events.js";
 import { post } from "./ledger.js";
 import { payoutFee } from "./limits.js";
 import { toMajor, type Minor } from "./money.js";
-import { isPlausibleNuban } from "./nuban.js";
-import { isMagicAccount, planPayout } from "./outcomes.js";
+import { assertKnownAccount } from "./name-enquiry.js";
+import { planPayout } from "./outcomes.js";
 import { assertVolume, recordVolume, releaseVolume } from "./volume.js";
 import { cancelTimers, schedule } from "./timers.js";
 
@@ -30,10 +30,7 @@ export interface PayoutRequest {
 
 export function createPayout(ctx: DomainContext, state: TenantState, req: PayoutRequest): Payout {
   const { limits } = ctx.config;
-  if (!ctx.catalog.bankByCode.has(req.bank_code)) throw fieldError("bank_code", "Unknown bank_code: use a code from GET /api/v1/payout/banks.");
-  if (!isPlausibleNuban(req.bank_code, req.account_number) && !isMagicAccount(req.account_number)) {
-    throw fieldError("account_number", "Not a valid NUBAN for this bank (check digit mismatch).");
-  }
+  assertKnownAccount(ctx, req.bank_code, req.account_number);
   if (req.reference !== undefined && state.payouts.has(req.reference)) {
     throw new DomainError("DUPLICATE_REFERENCE", `A payout with reference ${req.reference} already exists.`);
   }

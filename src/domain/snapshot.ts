@@ -60,7 +60,10 @@ const StateDocument = z.object({
   windows: z.object({
     minute: z.array(ms),
     payout_attempts: z.array(ms),
-    payout_attempts_by_ip: z.array(z.tuple([z.string().max(64), z.array(ms)])),
+    // { ip, times } per address (files written before also used [ip, times] pairs: still read).
+    payout_attempts_by_ip: z.array(
+      z.preprocess((v) => (Array.isArray(v) ? { ip: v[0], times: v[1] } : v), z.object({ ip: z.string().max(64), times: z.array(ms) })),
+    ),
     payout_volume: VolumeWindowRecord,
   }),
 });
@@ -130,7 +133,7 @@ function checkIntegrity(s: StateDocument, fail: (path: Array<string | number>, m
   };
   inOrder(s.windows.minute, ["windows", "minute"]);
   inOrder(s.windows.payout_attempts, ["windows", "payout_attempts"]);
-  s.windows.payout_attempts_by_ip.forEach(([, times], i) => inOrder(times, ["windows", "payout_attempts_by_ip", i, 1]));
+  s.windows.payout_attempts_by_ip.forEach(({ times }, i) => inOrder(times, ["windows", "payout_attempts_by_ip", i, "times"]));
   inOrder(s.windows.payout_volume.entries.map((e) => e.at), ["windows", "payout_volume", "entries"]);
 
   const v = s.windows.payout_volume;
@@ -173,7 +176,7 @@ export function toSnapshot(config: MerchantConfig, clock: ClockSettings, s: Tena
       windows: {
         minute: s.windows.minute,
         payout_attempts: s.windows.payoutAttempts,
-        payout_attempts_by_ip: [...s.windows.payoutAttemptsByIp.entries()],
+        payout_attempts_by_ip: [...s.windows.payoutAttemptsByIp].map(([ip, times]) => ({ ip, times })),
         payout_volume: s.windows.payoutVolume,
       },
     },
@@ -223,7 +226,7 @@ export function fromSnapshot(snapshot: Snapshot): { config: MerchantConfig; cloc
     windows: {
       minute: s.windows.minute,
       payoutAttempts: s.windows.payout_attempts,
-      payoutAttemptsByIp: new Map(s.windows.payout_attempts_by_ip),
+      payoutAttemptsByIp: new Map(s.windows.payout_attempts_by_ip.map(({ ip, times }) => [ip, times])),
       payoutVolume: s.windows.payout_volume,
     },
   };

@@ -12,6 +12,7 @@ import { post } from "./ledger.js";
 import { toMajor, type Minor } from "./money.js";
 import { makeNuban } from "./nuban.js";
 import { z } from "./zod.js";
+import { isoTime } from "./fields.js";
 
 export type VirtualAccountRequest =
   | {
@@ -179,6 +180,6 @@ export const TransactionStatus = z
     payer_bank: z.string(),
     virtual_account: z.string(),
     transaction_id: z.string(),
-    created_at: z.string(),
+    created_at: isoTime,
   })
   .openapi("TransactionStatus");

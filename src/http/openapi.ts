@@ -39,5 +39,29 @@ export function errors(...statuses: number[]) {
   >;
 }
 
+/**
+ * An optional request field with a default. The default is applied on the way in and stated in the
+ * description, not as a JSON Schema `default`: generators (openapi-typescript's default options among
+ * them) make a property with a `default` required, and the spec makes these fields optional.
+ */
+export function withDefault<S extends z.ZodType, D extends z.output<S>>(schema: S, value: D, description = "") {
+  return schema
+    .optional()
+    .transform((v) => (v === undefined ? value : v) as z.output<S>)
+    .openapi({ description: `${description}${description ? " " : ""}Default: ${String(value)}.` });
+}
+
+/** The document's tags, in the order a reader meets them. */
+export const TAGS = [
+  { name: "Wallet", description: "The merchant wallet every operation moves money against" },
+  { name: "Virtual accounts", description: "Dedicated NUBAN accounts per customer; transfers into them credit the wallet" },
+  { name: "Checkout", description: "Payment links for one exact amount, valid 30 minutes" },
+  { name: "Payouts", description: "Transfers from the wallet to Nigerian bank accounts" },
+  { name: "VTU", description: "Airtime, data, cable TV, electricity and exam pins, paid from the wallet" },
+  { name: "Virtual cards", description: "Cardholders and virtual USD cards funded from the wallet" },
+  { name: "Sandbox", description: "The sandbox's control API (/sandbox/v1): merchants, the clock, levers, outcome rules, webhooks logs, snapshots, scenarios" },
+  { name: "Webhooks", description: "Events the sandbox POSTs to the merchant's webhook_url" },
+];
+
 /** Security requirement shared by every /api/v1 and merchant-scoped /sandbox/v1 route. */
 export const security = [{ ApiKey: [], ApiSecret: [] }];

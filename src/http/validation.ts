@@ -19,7 +19,22 @@ function valueAt(data: unknown, path: PropertyKey[]): unknown {
   return value;
 }
 
+/**
+ * A body that fits no branch of a union (a virtual account of one customer type or the other): report
+ * the branch the caller meant, the one whose literal fields (customer_type) matched, with the fewest
+ * issues, as if it were the only schema. Its issues carry paths relative to the union.
+ */
+function meantBranch(issue: Extract<Issue, { code: "invalid_union" }>): Issue[] {
+  const depth = issue.path.length + 1;
+  const mismatch = (i: Issue) => i.code === "invalid_value" && i.path.length <= depth;
+  const candidates = issue.errors.filter((branch) => !branch.some(mismatch));
+  const pool = candidates.length > 0 ? candidates : issue.errors;
+  const best = pool.reduce((a, b) => (b.length < a.length ? b : a));
+  return best.map((i) => ({ ...i, path: [...issue.path, ...i.path] }) as Issue);
+}
+
 export function formatIssues(issues: Issue[], data: unknown, rootKey = "body"): Record<string, string[]> {
+  issues = issues.flatMap((i) => (i.code === "invalid_union" && i.errors.length > 0 ? meantBranch(i) : [i]));
   // A Map, not a plain object: a field named "__proto__" or "constructor" must not hit Object.prototype.
   const errors = new Map<string, string[]>();
   const add = (key: string, message: string) => {

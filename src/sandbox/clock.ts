@@ -7,7 +7,7 @@ import { toMinor } from "../domain/money.js";
 import { resetState } from "../domain/merchant.js";
 import type { ClockDriver } from "../engine/clock-driver.js";
 import { body, errors, json, security } from "../http/openapi.js";
-import { amount } from "../domain/fields.js";
+import { amount, isoTime } from "../domain/fields.js";
 import { router } from "../http/validation.js";
 import type { Registry } from "../engine/registry.js";
 import { contextOf, type Tenant } from "../engine/tenant.js";
@@ -18,7 +18,7 @@ const MAX_ADVANCE_MS = 10 * 365 * 86_400_000;
 
 const ClockState = z
   .object({
-    now: z.string(),
+    now: isoTime,
     mode: z.enum(["manual", "realtime"]),
     speed: z.number(),
     pending_timers: z.number().int(),

@@ -9,7 +9,7 @@ import { toMinor } from "../domain/money.js";
 import { receiveTransfer, TransactionStatus, vaPaymentView } from "../domain/virtual-accounts.js";
 import { fundWallet, walletView } from "../domain/wallet.js";
 import { body, errors, json, security } from "../http/openapi.js";
-import { amount, text } from "../domain/fields.js";
+import { amount, isoTime, text } from "../domain/fields.js";
 import { pathId } from "../http/schemas.js";
 import { router } from "../http/validation.js";
 import { contextOf } from "../engine/tenant.js";
@@ -24,7 +24,7 @@ const fund = createRoute({
   security,
   request: body(z.object({ amount: amount({ min: 0.01, max: 1e11 }), description: text(200).optional() }).openapi("FundWallet")),
   responses: {
-    200: json(z.object({ success: z.literal(true), data: z.object({ balance: z.number(), currency: z.literal("NGN"), updated_at: z.string(), transaction_id: z.string() }) }), "The new balance"),
+    200: json(z.object({ success: z.literal(true), data: z.object({ balance: z.number(), currency: z.literal("NGN"), updated_at: isoTime, transaction_id: z.string() }) }), "The new balance"),
     ...errors(400, 415, 422),
   },
 });
@@ -38,7 +38,7 @@ const LedgerEntry = z
     balance_after: z.number(),
     transaction_id: z.string(),
     description: z.string(),
-    created_at: z.string(),
+    created_at: isoTime,
   })
   .openapi("LedgerEntry");
 

@@ -13,6 +13,7 @@ import type { Registry } from "../engine/registry.js";
 import type { Tenant } from "../engine/tenant.js";
 import { assertWebhookTarget } from "./webhook-target.js";
 import { MerchantSettingsSchema, NewMerchantSchema } from "../domain/merchant-settings.js";
+import { isoTime } from "../domain/fields.js";
 
 export const Merchant = z
   .object({
@@ -36,9 +37,9 @@ export const Merchant = z
       timeout_seconds: z.number(),
       retry_schedule_seconds: z.array(z.number()),
     }),
-    created_at: z.string(),
+    created_at: isoTime,
     wallet_balance: z.number(),
-    clock: z.object({ mode: z.enum(["manual", "realtime"]), speed: z.number(), now: z.string() }),
+    clock: z.object({ mode: z.enum(["manual", "realtime"]), speed: z.number(), now: isoTime }),
   })
   .openapi("Merchant");
 
@@ -56,6 +57,7 @@ const create = createRoute({
   path: "/merchants",
   tags: ["Sandbox"],
   summary: "Create an isolated merchant with fresh keys (no authentication)",
+  security: [],
   request: body(NewMerchantSchema.openapi("NewMerchant")),
   responses: { 201: json(z.object({ success: z.literal(true), data: Merchant }), "The merchant and its keys"), ...errors(400, 415, 422) },
 });

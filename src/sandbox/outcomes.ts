@@ -5,6 +5,7 @@ import { ruleMatch } from "../domain/records.js";
 import { body, errors, json, security } from "../http/openapi.js";
 import { router } from "../http/validation.js";
 import { contextOf } from "../engine/tenant.js";
+import { isoTime } from "../domain/fields.js";
 
 const tags = ["Sandbox"];
 const targets = Object.keys(OUTCOMES) as [keyof typeof OUTCOMES, ...Array<keyof typeof OUTCOMES>];
@@ -28,7 +29,7 @@ const Rule = z
     outcome: z.string(),
     delay_seconds: z.number().nullable(),
     times: z.number().nullable(),
-    created_at: z.string(),
+    created_at: isoTime,
   })
   .openapi("OutcomeRule");
 

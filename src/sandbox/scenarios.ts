@@ -28,6 +28,7 @@ const load = createRoute({
   path: "/scenarios",
   tags: ["Sandbox"],
   summary: "Load a scenario into new merchants and return their keys (no authentication)",
+  security: [],
   request: {
     body: {
       required: true,

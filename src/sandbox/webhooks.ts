@@ -7,6 +7,7 @@ import type { WebhookDispatcher } from "../webhooks/dispatcher.js";
 import { ApiError } from "../http/errors.js";
 import { errors, json, security } from "../http/openapi.js";
 import { router } from "../http/validation.js";
+import { isoTime } from "../domain/fields.js";
 
 const tags = ["Sandbox"];
 
@@ -17,9 +18,9 @@ const Event = z
     transaction_id: z.string(),
     status: z.enum(["pending", "delivered", "failed", "no_url", "held"]),
     attempts: z.number().int(),
-    next_attempt_at: z.string().nullable(),
+    next_attempt_at: isoTime.nullable(),
     error: z.string().nullable().openapi({ description: "Why the sandbox itself could not deliver it (not the receiver's answer), else null" }),
-    created_at: z.string(),
+    created_at: isoTime,
     data: z.record(z.string(), z.unknown()),
   })
   .openapi("WebhookEvent");
@@ -31,7 +32,7 @@ const Delivery = z
     event_type: z.string(),
     trigger: z.enum(["initial", "retry", "redeliver", "duplicate", "released"]),
     url: z.string(),
-    sent_at: z.string(),
+    sent_at: isoTime,
     nonce: z.string().nullable(),
     request_headers: z.record(z.string(), z.string()),
     request_body: z.string().nullable(),
@@ -41,7 +42,7 @@ const Delivery = z
     response_excerpt: z.string().nullable(),
     outcome: z.enum(["delivered", "failed", "deferred", "held"]),
     fault: z.string().nullable(),
-    next_retry_at: z.string().nullable(),
+    next_retry_at: isoTime.nullable(),
   })
   .openapi("WebhookDelivery");
 

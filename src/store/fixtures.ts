@@ -60,6 +60,22 @@ const ExamTypeList = z
   .array(z.object({ id: z.number().int().positive(), code: z.string().min(1), name: z.string().min(1), selling_price: z.number().positive() }).strict())
   .superRefine(unique((e) => e.id, "id"));
 
+/** Requests run through the API when a demo merchant is first created, so it starts with things to show. */
+const ActivityList = z.array(
+  z
+    .object({
+      note: z.string().optional(),
+      method: z.enum(["GET", "POST", "PUT", "PATCH", "DELETE"]),
+      /** `$name` is replaced by a value captured from an earlier reply. */
+      path: z.string().startsWith("/"),
+      body: z.record(z.string(), z.unknown()).optional(),
+      /** `{ name: "data.account_number" }` keeps that value of the reply as `$name`. */
+      capture: z.record(z.string(), z.string()).optional(),
+    })
+    .strict(),
+);
+export type ActivityRequest = z.infer<typeof ActivityList>[number];
+
 const DemoMerchantList = z.array(
   z.object({
     merchant_id: z.string().min(1),
@@ -67,9 +83,11 @@ const DemoMerchantList = z.array(
     api_secret: z.string().min(16),
     webhook_secret: z.string().min(16),
     settings: NewMerchantSchema,
+    /** A file of this folder with the merchant's sample activity (fixtures/demo-activity.json). */
+    activity: z.string().optional(),
   }),
 );
-export type FixtureMerchant = z.infer<typeof DemoMerchantList>[number];
+export type FixtureMerchant = z.infer<typeof DemoMerchantList>[number] & { requests: ActivityRequest[] };
 
 function load<T extends z.ZodType>(dir: string, file: string, schema: T): z.infer<T> {
   const path = join(dir, file);
@@ -100,5 +118,5 @@ export function loadCatalog(dir = DEFAULT_FIXTURES_DIR): Catalog {
 }
 
 export function loadDemoMerchants(dir = DEFAULT_FIXTURES_DIR): FixtureMerchant[] {
-  return load(dir, "merchants.json", DemoMerchantList);
+  return load(dir, "merchants.json", DemoMerchantList).map((m) => ({ ...m, requests: m.activity ? load(dir, m.activity, ActivityList) : [] }));
 }

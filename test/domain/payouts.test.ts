@@ -69,7 +69,7 @@ describe("createPayout", () => {
     expect(ctx.catalog.bankByCode.has("123")).toBe(false);
     const steps: Array<[Partial<PayoutRequest>, DomainErrorCode, string]> = [
       [{ bank_code: "123", account_number: "0000000019", reference: "dup", amount: toMinor(99.99) }, "VALIDATION_ERROR", "Unknown bank_code: use a code from GET /api/v1/payout/banks."],
-      [{ account_number: "0000000019", reference: "dup", amount: toMinor(99.99) }, "VALIDATION_ERROR", "Not a valid NUBAN for this bank (check digit mismatch)."],
+      [{ account_number: "0000000019", reference: "dup", amount: toMinor(99.99) }, "INVALID_ACCOUNT", "Account 0000000019 could not be resolved at bank 058."],
       [{ reference: "dup", amount: toMinor(99.99) }, "DUPLICATE_REFERENCE", "A payout with reference dup already exists."],
       [{ amount: toMinor(99.99) }, "AMOUNT_BELOW_MINIMUM", "The minimum payout is NGN 100.00."],
       [{ amount: toMinor(5_000_000.01) }, "AMOUNT_ABOVE_MAXIMUM", "The maximum payout per transaction is NGN 5000000.00."],
@@ -88,7 +88,8 @@ describe("createPayout", () => {
   it("names the field of a validation refusal", () => {
     const { ctx, state } = setup({ balance: 1_000 });
     expect(Object.keys(fieldsOf(expectRefusal(state, () => createPayout(ctx, state, payoutRequest({ bank_code: "123" })), "VALIDATION_ERROR")))).toEqual(["bank_code"]);
-    expect(Object.keys(fieldsOf(expectRefusal(state, () => createPayout(ctx, state, payoutRequest({ account_number: "0000000019" })), "VALIDATION_ERROR")))).toEqual(["account_number"]);
+    // A NUBAN failing its check digit is the account's problem, as name enquiry says: INVALID_ACCOUNT.
+    expect(expectRefusal(state, () => createPayout(ctx, state, payoutRequest({ account_number: "0000000019" })), "INVALID_ACCOUNT").details).toEqual({});
   });
 
   it("magic accounts skip the check digit; long bank codes check only the format", () => {

@@ -4,7 +4,7 @@ import { CHECKOUT_DESCRIPTION_MAX, CHECKOUT_MIN_AMOUNT } from "../../domain/limi
 import { toMinor } from "../../domain/money.js";
 import { requireCapability } from "../../http/capability.js";
 import { body, errors, json, security } from "../../http/openapi.js";
-import { amount, email, text } from "../../domain/fields.js";
+import { amount, email, isoTime, text } from "../../domain/fields.js";
 import { router } from "../../http/validation.js";
 import { contextOf } from "../../engine/tenant.js";
 
@@ -28,7 +28,7 @@ const CheckoutCreated = z
     amount: z.number(),
     currency: z.literal("NGN"),
     status: z.enum(["pending", "paid", "expired"]),
-    expires_at: z.string(),
+    expires_at: isoTime,
     paid_at: z.null(),
   })
   .openapi("CheckoutCreated");
@@ -48,9 +48,9 @@ const CheckoutRecord = z
     account_number: z.string(),
     account_name: z.string(),
     bank_name: z.string(),
-    created_at: z.string(),
-    expires_at: z.string(),
-    paid_at: z.string().nullable(),
+    created_at: isoTime,
+    expires_at: isoTime,
+    paid_at: isoTime.nullable(),
     payment_link: z.string(),
     checkout_url: z.string(),
   })

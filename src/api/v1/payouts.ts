@@ -7,7 +7,7 @@ import { createPayout, findPayout, payoutStatusView, payoutView } from "../../do
 import { requireCapability } from "../../http/capability.js";
 import type { AppEnv } from "../../http/env.js";
 import { body, errors, json, security } from "../../http/openapi.js";
-import { amount, digits, text } from "../../domain/fields.js";
+import { amount, digits, isoTime, text } from "../../domain/fields.js";
 import { router } from "../../http/validation.js";
 import { contextOf } from "../../engine/tenant.js";
 
@@ -47,11 +47,11 @@ const PayoutRecord = z.object({
   account_name: z.string(),
   bank_name: z.string(),
   narration: z.string().nullable(),
-  created_at: z.string(),
+  created_at: isoTime,
 });
 const Payout = PayoutRecord.openapi("Payout");
 const PayoutStatus = PayoutRecord.extend({
-  processed_at: z.string().nullable(),
+  processed_at: isoTime.nullable(),
   source: z.string(),
   error: z.string().nullable(),
 }).openapi("PayoutStatus");

@@ -18,8 +18,8 @@ import {
 } from "../../domain/cards.js";
 import { toMajor, toMinor } from "../../domain/money.js";
 import { requireCapability } from "../../http/capability.js";
-import { body, errors, json, security } from "../../http/openapi.js";
-import { amount, email, phone, text } from "../../domain/fields.js";
+import { body, errors, json, security, withDefault } from "../../http/openapi.js";
+import { amount, email, isoTime, phone, text } from "../../domain/fields.js";
 import { pathId } from "../../http/schemas.js";
 import { router } from "../../http/validation.js";
 import { contextOf } from "../../engine/tenant.js";
@@ -28,8 +28,8 @@ const cards = requireCapability("virtual_cards");
 const tags = ["Virtual cards"];
 const idParam = z.object({ id: pathId });
 const paging = z.object({
-  page: z.coerce.number().int().min(1).max(1_000_000).default(1),
-  per_page: z.coerce.number().int().min(1).max(100).default(20),
+  page: withDefault(z.coerce.number().int().min(1).max(1_000_000), 1, "Page number, from 1."),
+  per_page: withDefault(z.coerce.number().int().min(1).max(100), 20, "Cards per page, at most 100."),
 });
 
 
@@ -44,7 +44,7 @@ const CardFields = {
   currency: z.literal("USD"),
   balance: z.number(),
   status: z.enum(["active", "frozen", "terminated"]),
-  created_at: z.string(),
+  created_at: isoTime,
 };
 const Card = z.object(CardFields).openapi("VirtualCard");
 const CardResponse = z.object({ success: z.literal(true), ...CardFields }).openapi("VirtualCardResponse");
@@ -92,7 +92,7 @@ const issue = route({
     z
       .object({
         cardholder_id: z.number().int().positive(),
-        brand: z.enum(["VISA", "MASTERCARD"], { message: "Must be VISA or MASTERCARD." }).default("VISA"),
+        brand: withDefault(z.enum(["VISA", "MASTERCARD"], { message: "Must be VISA or MASTERCARD." }), "VISA"),
         label: text(50).optional(),
       })
       .openapi("IssueCard"),

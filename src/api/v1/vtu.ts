@@ -15,8 +15,8 @@ import {
 } from "../../domain/vtu.js";
 import { requireCapability } from "../../http/capability.js";
 import type { AppEnv } from "../../http/env.js";
-import { body, errors, json, security } from "../../http/openapi.js";
-import { amount, phone, text } from "../../domain/fields.js";
+import { body, errors, json, security, withDefault } from "../../http/openapi.js";
+import { amount, isoTime, phone, text } from "../../domain/fields.js";
 import { AIRTIME_AMOUNT, ELECTRICITY_AMOUNT, EXAM_QUANTITY } from "../../domain/limits.js";
 import { router } from "../../http/validation.js";
 import { contextOf, type Tenant } from "../../engine/tenant.js";
@@ -31,7 +31,7 @@ const Airtime = z
     network,
     phone,
     amount: amount(AIRTIME_AMOUNT),
-    airtime_type: z.enum(["VTU", "Sharesell"], { message: "Must be VTU or Sharesell." }).default("VTU"),
+    airtime_type: withDefault(z.enum(["VTU", "Sharesell"], { message: "Must be VTU or Sharesell." }), "VTU"),
   })
   .openapi("AirtimePurchase");
 const Data = z.object({ phone, data_plan_id: id("data plan") }).openapi("DataPurchase");
@@ -86,7 +86,7 @@ const VtuRecord = z
     status: z.enum(["Success", "Processing", "Failed"]),
     amount: z.number(),
     description: z.string(),
-    date: z.string(),
+    date: isoTime,
     token: z.string().nullable(),
     pins: z.array(z.object({ pin: z.string(), serial: z.string() })).optional(),
     transaction_id: z.string(),

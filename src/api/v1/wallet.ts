@@ -3,12 +3,13 @@ import { walletView } from "../../domain/wallet.js";
 import { errors, json, security } from "../../http/openapi.js";
 import { router } from "../../http/validation.js";
 import { contextOf } from "../../engine/tenant.js";
+import { isoTime } from "../../domain/fields.js";
 
 const WalletBalance = z
   .object({
     balance: z.number().openapi({ description: "Available balance in Naira" }),
     currency: z.literal("NGN"),
-    updated_at: z.string().openapi({ description: "Time of the last wallet movement (ISO 8601 UTC)" }),
+    updated_at: isoTime.openapi({ description: "Time of the last wallet movement (ISO 8601 UTC)" }),
   })
   .openapi("WalletBalance");
 
