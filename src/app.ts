@@ -174,6 +174,13 @@ export function createApp(options: AppOptions) {
   });
   app.openAPIRegistry.registerComponent("securitySchemes", "ApiKey", { type: "apiKey", in: "header", name: "X-Api-Key" });
   app.openAPIRegistry.registerComponent("securitySchemes", "ApiSecret", { type: "apiKey", in: "header", name: "X-Api-Secret" });
+  // What the sandbox sends, for merchants to check: an HMAC of the raw body with their webhook secret.
+  app.openAPIRegistry.registerComponent("securitySchemes", "WebhookSignature", {
+    type: "apiKey",
+    in: "header",
+    name: "X-Webhook-Signature",
+    description: "HMAC-SHA256 (per merchant: SHA-512) of the exact raw request body with the merchant's webhook_secret, lowercase hex (or base64).",
+  });
   registerWebhooks(app);
   app.doc31("/openapi.json", (c) => ({
     openapi: "3.1.0",

@@ -6,6 +6,7 @@
 import { z, type OpenAPIHono } from "@hono/zod-openapi";
 import { EVENT_PAYLOADS, EVENT_TYPES, type EventType } from "../domain/event-records.js";
 import { EVENT_EXAMPLES } from "../domain/event-examples.js";
+import { body } from "./openapi.js";
 
 const WHEN: Record<EventType, string> = {
   "payment.received": "A transfer into a virtual account clears (the spec's own event and payload).",
@@ -25,12 +26,13 @@ export function registerWebhooks(app: OpenAPIHono<any>): void {
         sent_at: z.iso.datetime().openapi({ description: "The merchant's clock when this attempt was made" }),
         data: EVENT_PAYLOADS[type],
       })
-      .openapi(`${name(type)}Event`, { example: EVENT_EXAMPLES[type] });
+      .openapi(`${name(type)}Event`);
     app.openAPIRegistry.registerWebhook({
       method: "post",
       path: type,
       operationId: `${name(type)[0]!.toLowerCase()}${name(type).slice(1)}Webhook`,
       tags: ["Webhooks"],
+      security: [{ WebhookSignature: [] }],
       summary: `${type}: ${WHEN[type]}`,
       description:
         `${WHEN[type]} Sent to the merchant's webhook_url as a signed POST. Verify X-Webhook-Signature against the exact raw body ` +
@@ -43,7 +45,7 @@ export function registerWebhooks(app: OpenAPIHono<any>): void {
             example: "5f2b8c0e9d1a7c3b4e6f8a0b2c4d6e8f0a1b3c5d7e9f1a3b5c7d9e1f3a5b7c9d",
           }),
         }),
-        body: { required: true, content: { "application/json": { schema: Delivery } } },
+        ...body(Delivery, { [name(type)]: { summary: `A ${type} delivery`, value: EVENT_EXAMPLES[type] } }),
       },
       responses: {
         200: { description: "Any 2xx: delivered. Anything else, no answer within the time-out (10 s) or a refused connection: retried after 1 min, 5 min, 30 min, 2 h, 6 h and 24 h." },

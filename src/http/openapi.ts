@@ -2,17 +2,40 @@
 import type { z } from "@hono/zod-openapi";
 import { ErrorSchema } from "./schemas.js";
 
-export const json = <T extends z.ZodType>(schema: T, description: string) => ({
+/**
+ * A documented example. The document's examples are a contract the test suite keeps
+ * (test/platform/openapi-examples.test.ts): a request example named N (body, or a parameter's
+ * `examples`) sent to a fresh demo merchant gets the response documented under the same name N, with
+ * that status (and that error_code). The first request example is the one /docs pre-fills, so it is
+ * the success path. Parameters with one `example` use it for every named request.
+ */
+export interface Example {
+  summary: string;
+  description?: string;
+  value: unknown;
+}
+export type Examples = Record<string, Example>;
+
+/** A JSON response (or webhook body) with its schema and its examples. */
+export const json = <T extends z.ZodType>(schema: T, description: string, examples: Examples) => ({
   description,
-  content: { "application/json": { schema } },
+  content: { "application/json": { schema, examples } },
 });
 
 /** A required JSON body: required, so a missing or non-JSON body is validated (not skipped). */
-export const body = <T extends z.ZodType>(schema: T) => ({
-  body: { required: true, content: { "application/json": { schema } } },
+export const body = <T extends z.ZodType>(schema: T, examples: Examples) => ({
+  body: { required: true, content: { "application/json": { schema, examples } } },
 });
 
-const ERROR_DESCRIPTIONS: Record<number, string> = {
+/** A path or query parameter documented with the one value every example request uses (a demo id). */
+export const example = <S extends z.ZodType>(schema: S, value: string | number) => schema.openapi({ param: { example: value } });
+
+/** A path or query parameter whose value differs per named example request (`examples` on the parameter). */
+export const examples = <S extends z.ZodType>(schema: S, named: Examples) => schema.openapi({ param: { examples: named } });
+
+type ErrorStatus = 400 | 401 | 403 | 404 | 409 | 413 | 415 | 422 | 429 | 500 | 503;
+
+const ERROR_DESCRIPTIONS: Record<ErrorStatus, string> = {
   400: "Malformed JSON (INVALID_JSON)",
   401: "MISSING_CREDENTIALS or INVALID_CREDENTIALS",
   403: "IP_NOT_WHITELISTED, SERVICE_NOT_ENABLED or PAYOUT_DISABLED",
@@ -20,20 +43,55 @@ const ERROR_DESCRIPTIONS: Record<number, string> = {
   409: "DUPLICATE_REFERENCE or INVALID_STATE",
   413: "PAYLOAD_TOO_LARGE",
   415: "UNSUPPORTED_MEDIA_TYPE",
-  422: "VALIDATION_ERROR or a business rule refusal (see error_code)",
-  429: "RATE_LIMITED, IP_RATE_LIMITED or QUOTA_EXCEEDED (with retry_after), or MERCHANT_LIMIT_REACHED",
+  422: "VALIDATION_ERROR (with errors per field) or a business rule refusal (see error_code)",
+  429: "RATE_LIMITED, IP_RATE_LIMITED or QUOTA_EXCEEDED (with retry_after and a Retry-After header), or MERCHANT_LIMIT_REACHED",
   500: "INTERNAL_ERROR (a sandbox bug), with request_id",
   503: "STORE_UNAVAILABLE: with --data, the change could not be saved and was not applied",
+};
+
+const error = (summary: string, error_code: string, message: string, extra: object = {}): Example => ({
+  summary,
+  value: { success: false, message, error_code, ...extra },
+});
+
+/** What any route can answer, worded as the sandbox words it (src/http/errors.ts, auth.ts, app.ts). */
+const GENERIC_ERRORS: Record<Exclude<ErrorStatus, 404 | 409>, Examples> = {
+  400: { invalidJson: error("The body is not valid JSON", "INVALID_JSON", "The request body is not valid JSON.") },
+  401: {
+    missingCredentials: error("No X-Api-Key or X-Api-Secret header", "MISSING_CREDENTIALS", "Send both X-Api-Key and X-Api-Secret headers."),
+    invalidCredentials: error("Unknown key, or a secret that does not match", "INVALID_CREDENTIALS", "The API key and secret do not match an active account."),
+  },
+  403: { ipNotWhitelisted: error("The merchant has an IP allowlist without this address", "IP_NOT_WHITELISTED", "Requests from 203.0.113.7 are not allowed for this account.") },
+  413: { payloadTooLarge: error("A body over 1 MB", "PAYLOAD_TOO_LARGE", "The request body is larger than 1 MB.") },
+  415: { unsupportedMediaType: error("A body that is not JSON", "UNSUPPORTED_MEDIA_TYPE", "Request bodies must be JSON (Content-Type: application/json), not text/plain.") },
+  422: {
+    validationError: error("A field breaks its rule (every field is reported)", "VALIDATION_ERROR", "The given data was invalid.", {
+      errors: { amount: ["Must have at most 2 decimal places."] },
+    }),
+  },
+  429: {
+    rateLimited: error("Over the merchant's requests per minute", "RATE_LIMITED", "Too many requests: at most 1000 per minute for this account.", { retry_after: 12 }),
+  },
+  500: {
+    internalError: error("A sandbox bug: quote the request_id", "INTERNAL_ERROR", "An unexpected error occurred. Quote the request_id when reporting it.", {
+      request_id: "3f9d2c1e-8a4b-4c6d-9e0f-1a2b3c4d5e6f",
+    }),
+  },
+  503: {
+    storeUnavailable: error("With --data, the disk refused the write", "STORE_UNAVAILABLE", "The change could not be saved (disk full); nothing was applied. Retry once the disk is writable again."),
+  },
 };
 
 /**
  * Error responses every route can give, plus the route's own: any request can be refused for its
  * body (400, 413, 415, even where none is expected), a parameter (422), auth (401, 403), limits
- * (429), meet a bug (500), or (with --data) a disk that cannot save (503).
+ * (429), meet a bug (500), or (with --data) a disk that cannot save (503). A route's own examples
+ * for a status replace the generic ones; 404 and 409 exist only where the route documents them.
  */
-export function errors(...statuses: number[]) {
-  const all = [...new Set([400, 401, 403, 413, 415, 422, 429, 500, 503, ...statuses])].sort();
-  return Object.fromEntries(all.map((s) => [s, json(ErrorSchema, ERROR_DESCRIPTIONS[s] ?? "Error")])) as Record<
+export function errors(own: Partial<Record<ErrorStatus, Examples>> = {}) {
+  const merged: Partial<Record<ErrorStatus, Examples>> = { ...GENERIC_ERRORS, ...own };
+  const statuses = (Object.keys(merged).map(Number) as ErrorStatus[]).sort((a, b) => a - b);
+  return Object.fromEntries(statuses.map((s) => [s, json(ErrorSchema, ERROR_DESCRIPTIONS[s], merged[s]!)])) as Record<
     number,
     ReturnType<typeof json<typeof ErrorSchema>>
   >;
