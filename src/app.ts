@@ -19,7 +19,7 @@ import { requireMerchant } from "./http/auth.js";
 import type { AppEnv } from "./http/env.js";
 import { ApiError, notFound, onError } from "./http/errors.js";
 import { jsonOnly } from "./http/json-only.js";
-import { TAGS } from "./http/openapi.js";
+import { openApiDocument } from "./http/openapi-document.js";
 import { registerWebhooks } from "./http/openapi-webhooks.js";
 import { jsonDepth, perIpQuota } from "./http/quotas.js";
 import { securityHeaders } from "./http/security-headers.js";
@@ -182,21 +182,7 @@ export function createApp(options: AppOptions) {
     description: "HMAC-SHA256 (per merchant: SHA-512) of the exact raw request body with the merchant's webhook_secret, lowercase hex (or base64).",
   });
   registerWebhooks(app);
-  app.doc31("/openapi.json", (c) => ({
-    openapi: "3.1.0",
-    info: {
-      title: "Merchant Payments Service (merchant-sandbox)",
-      version: "1.0.0",
-      description:
-        "The Merchant Payments Service API (/api/v1) as served by merchant-sandbox, plus the sandbox's control API (/sandbox/v1). " +
-        "Authenticate with the X-Api-Key and X-Api-Secret headers. Every failure has one shape: " +
-        "{ success: false, message, error_code, errors?, retry_after?, request_id? }.",
-      contact: { name: "merchant-sandbox maintainers" },
-      license: { name: "MIT", identifier: "MIT" },
-    },
-    servers: [{ url: publicUrl ?? new URL(c.req.url).origin }],
-    tags: TAGS,
-  }));
+  app.get("/openapi.json", (c) => c.json(openApiDocument(app, publicUrl ?? new URL(c.req.url).origin)));
 
   app.notFound(notFound);
   app.onError(onError);

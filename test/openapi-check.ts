@@ -6,6 +6,7 @@ import { Ajv2020 } from "ajv/dist/2020.js";
 import addFormats from "ajv-formats";
 import { isIP } from "node:net";
 import { createApp } from "../src/app.js";
+import { openApiDocument as servedDocument } from "../src/http/openapi-document.js";
 import { buildRegistry } from "../src/server.js";
 
 type Doc = { paths: Record<string, Record<string, { responses?: Record<string, { content?: Record<string, { schema?: unknown }> }> }>> };
@@ -26,7 +27,7 @@ export function documentAjv(): Ajv2020 {
 
 export function openApiDocument(): Doc {
   const { registry } = buildRegistry({});
-  return createApp({ registry }).getOpenAPI31Document({ openapi: "3.1.0", info: { title: "t", version: "1" } }) as unknown as Doc;
+  return servedDocument(createApp({ registry }), "http://127.0.0.1:4010") as unknown as Doc;
 }
 
 /** The document's validators and its routes as patterns, compiled on first use. */

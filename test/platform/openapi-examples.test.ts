@@ -6,99 +6,11 @@
  */
 import { describe, expect, it } from "vitest";
 import { harness, DEMO_KEYS } from "../helpers.js";
-import { openApiDocument } from "../openapi-check.js";
-
-type ExampleMap = Record<string, { summary?: string; value: unknown }>;
-interface Parameter {
-  name: string;
-  in: "path" | "query" | "header";
-  required?: boolean;
-  example?: unknown;
-  examples?: ExampleMap;
-}
-interface Operation {
-  operationId?: string;
-  security?: unknown[];
-  parameters?: Parameter[];
-  requestBody?: { content: Record<string, { examples?: ExampleMap }> };
-  responses: Record<string, { content?: Record<string, { examples?: ExampleMap }> }>;
-}
-
-const doc = openApiDocument() as unknown as { paths: Record<string, Record<string, Operation>> };
-
-interface DocumentedRequest {
-  operation: string;
-  name: string;
-  method: string;
-  url: string;
-  body?: unknown;
-  anonymous: boolean;
-  status: number;
-  expected: unknown;
-}
-
-/** Every documented request of one operation, the pre-filled one (first) first. */
-function documentedRequests(path: string, method: string, op: Operation): DocumentedRequest[] {
-  const operation = `${method.toUpperCase()} ${path}`;
-  const bodyExamples = op.requestBody?.content["application/json"]?.examples;
-  const responseOf = new Map<string, { status: number; value: unknown }>();
-  for (const [status, response] of Object.entries(op.responses)) {
-    for (const [name, example] of Object.entries(response.content?.["application/json"]?.examples ?? {})) {
-      responseOf.set(name, { status: Number(status), value: example.value });
-    }
-  }
-  const names = new Set<string>(Object.keys(bodyExamples ?? {}));
-  for (const p of op.parameters ?? []) for (const name of Object.keys(p.examples ?? {})) names.add(name);
-  // No named request example: the operation's one request is documented by its success response.
-  if (names.size === 0) for (const [name, r] of responseOf) if (r.status < 300) names.add(name);
-
-  return [...names].map((name) => {
-    let url = path;
-    const query = new URLSearchParams();
-    for (const p of op.parameters ?? []) {
-      const value = p.examples?.[name]?.value ?? p.example;
-      if (value === undefined) {
-        expect(p.required, `${operation}: required ${p.in} parameter ${p.name} has an example for "${name}"`).not.toBe(true);
-        continue;
-      }
-      if (p.in === "path") url = url.replace(`{${p.name}}`, encodeURIComponent(String(value)));
-      if (p.in === "query") query.set(p.name, String(value));
-    }
-    if (query.size > 0) url += `?${query}`;
-    const response = responseOf.get(name);
-    expect(response, `${operation}: request example "${name}" has a response example of the same name`).toBeDefined();
-    if (bodyExamples) expect(bodyExamples[name], `${operation}: body example "${name}"`).toBeDefined();
-    return {
-      operation,
-      name,
-      method: method.toUpperCase(),
-      url,
-      body: bodyExamples?.[name]?.value,
-      anonymous: Array.isArray(op.security) && op.security.length === 0,
-      status: response!.status,
-      expected: response!.value,
-    };
-  });
-}
-
-const operations = Object.entries(doc.paths).flatMap(([path, ops]) =>
-  Object.entries(ops).map(([method, op]) => ({ path, method, op, requests: documentedRequests(path, method, op) })),
-);
-
-/**
- * The shape of a body, three levels deep (envelope, data, data's fields): the field names and value
- * types, not the values (ids, times differ). Arrays by their first item.
- */
-function shapeOf(value: unknown, depth = 3): unknown {
-  if (value === null) return null;
-  if (typeof value !== "object") return typeof value;
-  if (depth === 0) return Array.isArray(value) ? "array" : "object";
-  if (Array.isArray(value)) return value.length === 0 ? [] : [shapeOf(value[0], depth - 1)];
-  return Object.fromEntries(Object.entries(value).sort(([a], [b]) => a.localeCompare(b)).map(([k, v]) => [k, shapeOf(v, depth - 1)]));
-}
+import { operations, problems, shapeOf } from "../openapi-examples.js";
 
 describe("the OpenAPI document's examples", () => {
   it("cover every operation: each has documented requests, and the first (the one /docs pre-fills) succeeds", () => {
+    expect(problems).toEqual([]);
     expect(operations.length).toBeGreaterThan(60);
     for (const { path, method, requests } of operations) {
       expect(requests.length, `${method.toUpperCase()} ${path} has a documented request`).toBeGreaterThan(0);

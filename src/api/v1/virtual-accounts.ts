@@ -8,10 +8,11 @@ import {
   virtualAccountView,
   type VirtualAccountRequest,
 } from "../../domain/virtual-accounts.js";
-import { body, errors, json, security } from "../../http/openapi.js";
+import { body, errors, examples, json, security } from "../../http/openapi.js";
 import { digits, email, isoTime, text } from "../../domain/fields.js";
 import { router } from "../../http/validation.js";
 import { contextOf } from "../../engine/tenant.js";
+import * as docs from "./virtual-accounts-docs.js";
 
 /** Identity fields refused for a business: the spec marks bvn and nin "individual only". */
 const individualOnly = (field: string) =>
@@ -88,12 +89,18 @@ const create = createRoute({
   method: "post",
   path: "/virtual-account/create",
   tags: ["Virtual accounts"],
+  operationId: "createVirtualAccount",
   summary: "Create a virtual account",
+  description: docs.CREATE_DESCRIPTION,
   security,
-  request: body(CreateVirtualAccount),
+  request: body(CreateVirtualAccount, docs.CREATE_BODY_EXAMPLES),
   responses: {
-    200: json(z.object({ success: z.literal(true), message: z.string(), data: VirtualAccount }), "The new account, or the existing one when the same request is repeated"),
-    ...errors(400, 409, 415, 422),
+    200: json(
+      z.object({ success: z.literal(true), message: z.string(), data: VirtualAccount }),
+      "The new account, or the existing one when the same request is repeated",
+      docs.CREATE_RESPONSE_EXAMPLES,
+    ),
+    ...errors(docs.CREATE_ERRORS),
   },
 });
 
@@ -101,29 +108,48 @@ const getOne = createRoute({
   method: "get",
   path: "/virtual-account/{account_number}",
   tags: ["Virtual accounts"],
+  operationId: "getVirtualAccount",
   summary: "Get a virtual account",
+  description: docs.GET_DESCRIPTION,
   security,
-  request: { params: z.object({ account_number: z.string().max(20) }) },
-  responses: { 200: json(z.object({ success: z.literal(true), data: VirtualAccount }), "The account"), ...errors(404) },
+  request: { params: z.object({ account_number: examples(z.string().max(20), docs.GET_PARAM_EXAMPLES) }) },
+  responses: {
+    200: json(z.object({ success: z.literal(true), data: VirtualAccount }), "The account", docs.GET_RESPONSE_EXAMPLES),
+    ...errors(docs.GET_ERRORS),
+  },
 });
 
 const list = createRoute({
   method: "get",
   path: "/virtual-accounts",
   tags: ["Virtual accounts"],
+  operationId: "listVirtualAccounts",
   summary: "List the merchant's virtual accounts",
+  description: docs.LIST_DESCRIPTION,
   security,
-  responses: { 200: json(z.object({ success: z.literal(true), data: z.array(VirtualAccount) }), "All accounts, oldest first"), ...errors() },
+  responses: {
+    200: json(z.object({ success: z.literal(true), data: z.array(VirtualAccount) }), "All accounts, oldest first", docs.LIST_RESPONSE_EXAMPLES),
+    ...errors(),
+  },
 });
 
 const status = createRoute({
   method: "get",
   path: "/transaction/status",
   tags: ["Virtual accounts"],
+  operationId: "getTransactionStatus",
   summary: "Status of a virtual account payment by reference (the payer's narration)",
+  description: docs.STATUS_DESCRIPTION,
   security,
-  request: { query: z.object({ reference: z.string().min(1, { message: "The reference field is required." }).max(500) }) },
-  responses: { 200: json(z.object({ success: z.literal(true), data: TransactionStatus }), "The most recent payment with this reference"), ...errors(404, 422) },
+  request: {
+    query: z.object({
+      reference: examples(z.string().min(1, { message: "The reference field is required." }).max(500), docs.STATUS_PARAM_EXAMPLES),
+    }),
+  },
+  responses: {
+    200: json(z.object({ success: z.literal(true), data: TransactionStatus }), "The most recent payment with this reference", docs.STATUS_RESPONSE_EXAMPLES),
+    ...errors(docs.STATUS_ERRORS),
+  },
 });
 
 export function virtualAccountRoutes() {

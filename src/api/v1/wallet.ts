@@ -4,6 +4,7 @@ import { errors, json, security } from "../../http/openapi.js";
 import { router } from "../../http/validation.js";
 import { contextOf } from "../../engine/tenant.js";
 import { isoTime } from "../../domain/fields.js";
+import { BALANCE_DESCRIPTION, BALANCE_EXAMPLES } from "./wallet-docs.js";
 
 const WalletBalance = z
   .object({
@@ -17,9 +18,11 @@ const balance = createRoute({
   method: "get",
   path: "/balance",
   tags: ["Wallet"],
+  operationId: "getWalletBalance",
   summary: "Wallet balance",
+  description: BALANCE_DESCRIPTION,
   security,
-  responses: { 200: json(z.object({ success: z.literal(true), data: WalletBalance }), "The wallet balance"), ...errors() },
+  responses: { 200: json(z.object({ success: z.literal(true), data: WalletBalance }), "The wallet balance", BALANCE_EXAMPLES), ...errors() },
 });
 
 export function walletRoutes() {

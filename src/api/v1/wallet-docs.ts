@@ -1,0 +1,25 @@
+/** What the OpenAPI document says about the wallet route: its description and examples. */
+import type { Examples } from "../../http/openapi.js";
+
+export const BALANCE_DESCRIPTION = `
+The merchant wallet's available balance, in Naira (a number with at most two decimals: kobo).
+
+Every operation moves money against this one wallet:
+
+- **Credits:** a transfer into a virtual account and a paid payment link credit it as soon as they clear.
+- **Debits, at once:** a payout debits \`amount + fee\` (its \`total_deducted\`) when it is created, even while it is
+  \`processing\` or held as \`pending_approval\`; VTU purchases and card funding are debited when they are made.
+- **Refunds:** a failed (or rejected) payout returns its \`total_deducted\`; a failed VTU purchase is refunded automatically.
+- A debit the balance cannot cover is refused with 422 \`INSUFFICIENT_BALANCE\`, and nothing is debited.
+
+\`updated_at\` is the time of the last wallet movement, or of the merchant's creation when there was none.
+
+In the sandbox, top the wallet up with \`POST /sandbox/v1/wallet/fund\` and list every movement with \`GET /sandbox/v1/wallet/ledger\`.
+`.trim();
+
+export const BALANCE_EXAMPLES: Examples = {
+  balance: {
+    summary: "The demo merchant's balance after its sample activity",
+    value: { success: true, data: { balance: 836850, currency: "NGN", updated_at: "2026-03-02T09:00:00.000Z" } },
+  },
+};
