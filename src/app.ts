@@ -59,6 +59,8 @@ export interface AppOptions {
   quotas?: { signupsPerMinute: number; scenarioLoadsPerMinute: number };
   /** Largest PUT /sandbox/v1/snapshot body, in bytes. */
   snapshotLimitBytes?: number;
+  /** The merchant whose keys /docs pre-fills for "try it" (the demo merchant), while it exists. */
+  tryItMerchant?: string;
 }
 
 export const BODY_LIMIT_BYTES = 1024 * 1024;
@@ -161,7 +163,13 @@ export function createApp(options: AppOptions) {
   app.route("/sandbox/v1", scenarioRoutes(registry, afterChange, options.shared ?? false));
   app.route("/", checkoutPages({ registry, driver, afterChange }));
   app.route("/", dashboardRoutes({ registry, driver, trustProxy, publicUrl }));
-  app.route("/", docsRoutes());
+  app.route(
+    "/",
+    docsRoutes(() => {
+      const demo = options.tryItMerchant ? registry.get(options.tryItMerchant) : undefined;
+      return demo && { apiKey: demo.config.api_key, apiSecret: demo.config.api_secret };
+    }),
+  );
 
   app.get("/favicon.ico", (c) => c.body(null, 204));
   // A failing store makes the sandbox unhealthy (503), so a Docker HEALTHCHECK or a CI service sees it.

@@ -110,6 +110,7 @@ export async function startServer(settings: Settings): Promise<RunningSandbox> {
     shared: settings.shared,
     quotas: quotasOf(settings),
     snapshotLimitBytes: Math.round(settings.snapshot_limit_mb * 1024 * 1024),
+    tryItMerchant: demo[0]?.merchant_id,
   });
   for (const m of demo) if (created.some((t) => t.id === m.merchant_id)) await runDemoActivity(app, m);
   for (const tenant of registry.list()) {

@@ -29,7 +29,12 @@ export const phone = z
 export const email = z.email({ message: "Must be a valid email address." }).max(254);
 
 /** Trimmed, non-empty text of at most `max` characters. */
-export const text = (max: number) => z.string().trim().min(1, { message: "Must not be empty." }).max(max, { message: `Must be at most ${max} characters.` });
+/**
+ * Non-empty text, trimmed. The document states "not only spaces" as a pattern (the trim is invisible
+ * to it), so validators generated from it refuse `" "` as the sandbox does.
+ */
+export const text = (max: number) =>
+  z.string().trim().min(1, { message: "Must not be empty." }).max(max, { message: `Must be at most ${max} characters.` }).openapi({ pattern: "\\S" });
 
 /** A time as the API shows it: ISO 8601 in UTC (`date-time` in the OpenAPI document). */
 export const isoTime = z.iso.datetime();

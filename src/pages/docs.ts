@@ -25,8 +25,32 @@ const CONFIG = {
   _integration: "hono",
 };
 
+/** Keys /docs fills in, so "try it" runs each pre-filled example as the demo merchant. */
+export interface TryItKeys {
+  apiKey: string;
+  apiSecret: string;
+}
+
+/**
+ * Scalar's configuration for this page. With keys, both headers are pre-filled and selected: every
+ * operation's first example then works as it stands against the demo merchant.
+ */
+function configFor(keys: TryItKeys | undefined) {
+  if (!keys) return CONFIG;
+  return {
+    ...CONFIG,
+    authentication: {
+      preferredSecurityScheme: [["ApiKey", "ApiSecret"]],
+      securitySchemes: { ApiKey: { value: keys.apiKey }, ApiSecret: { value: keys.apiSecret } },
+    },
+  };
+}
+
+/** JSON inside a <script>: `<` escaped so no value can close the element. */
+const scriptJson = (value: unknown) => JSON.stringify(value).replace(/</g, "\\u003c");
+
 /** The nonce is base64 from hono/secure-headers: nothing in it needs escaping in an attribute. */
-const page = (nonce: string) => `<!doctype html>
+const page = (nonce: string, keys: TryItKeys | undefined) => `<!doctype html>
 <html lang="en">
   <head>
     <meta charset="utf-8" />
@@ -36,7 +60,7 @@ const page = (nonce: string) => `<!doctype html>
   <body>
     <div id="app"></div>
     <script src="/docs/scalar.js"></script>
-    <script nonce="${nonce}">Scalar.createApiReference('#app', ${JSON.stringify(CONFIG)})</script>
+    <script nonce="${nonce}">Scalar.createApiReference('#app', ${scriptJson(configFor(keys))})</script>
   </body>
 </html>`;
 
@@ -46,9 +70,10 @@ const loadScript = async () => {
   return { plain, gzipped: await promisify(gzip)(plain) };
 };
 
-export function docsRoutes() {
+/** `tryItKeys` is read per request: the demo merchant can be deleted (or restored) while running. */
+export function docsRoutes(tryItKeys: () => TryItKeys | undefined = () => undefined) {
   return new Hono()
-    .get("/docs", docsSecurityHeaders(), (c) => c.html(page(cspNonce(c))))
+    .get("/docs", docsSecurityHeaders(), (c) => c.html(page(cspNonce(c), tryItKeys())))
     .get("/docs/scalar.js", async (c) => {
       script ??= loadScript();
       const { plain, gzipped } = await script;
