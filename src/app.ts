@@ -38,6 +38,7 @@ import { webhookRoutes } from "./sandbox/webhooks.js";
 import { merchantRoutes } from "./sandbox/merchants.js";
 import type { Registry } from "./engine/registry.js";
 import type { Tenant } from "./engine/tenant.js";
+import { baseUrl } from "./http/base-url.js";
 
 export interface AppOptions {
   registry: Registry;
@@ -155,7 +156,7 @@ export function createApp(options: AppOptions) {
   app.route("/api/v1/virtual-cards", virtualCardRoutes());
   app.route("/sandbox/v1", merchantRoutes({ registry, driver, persist: options.persist, store: options.store, shared: options.shared ?? false }));
   app.route("/sandbox/v1", leverRoutes());
-  app.route("/sandbox/v1", lifecycleRoutes());
+  app.route("/sandbox/v1", lifecycleRoutes({ publicUrl }));
   app.route("/sandbox/v1", outcomeRoutes());
   app.route("/sandbox/v1", clockRoutes(registry, driver));
   app.route("/sandbox/v1", webhookRoutes(dispatcher));
@@ -190,7 +191,7 @@ export function createApp(options: AppOptions) {
     description: "HMAC-SHA256 (per merchant: SHA-512) of the exact raw request body with the merchant's webhook_secret, lowercase hex (or base64).",
   });
   registerWebhooks(app);
-  app.get("/openapi.json", (c) => c.json(openApiDocument(app, publicUrl ?? new URL(c.req.url).origin)));
+  app.get("/openapi.json", (c) => c.json(openApiDocument(app, baseUrl(publicUrl, c.req.url))));
 
   app.notFound(notFound);
   app.onError(onError);

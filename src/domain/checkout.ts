@@ -3,6 +3,8 @@
  * Paying it (exact amount, before expiry) credits the wallet; its settlement levers arrive with the
  * clock-driven lifecycles. `expired` is derived from the clock, so no timer is needed to expire a link.
  */
+import { isoTime } from "./fields.js";
+import { z } from "./zod.js";
 import type { Checkout } from "./records.js";
 import type { TenantState } from "./state.js";
 import { PARTNER_BANK } from "./catalog.js";
@@ -96,6 +98,9 @@ export function checkoutLinks(baseUrl: string, c: Checkout) {
   };
 }
 
+/** The status record: the link and both its URLs (GET /api/v1/checkout/status, and the pay lever). */
+export const checkoutStatusView = (baseUrl: string, c: Checkout, now: number) => ({ ...checkoutView(c, now), ...checkoutLinks(baseUrl, c) });
+
 /** The create response: the spec's top-level fields and the link's identifiers. */
 export function checkoutCreatedView(baseUrl: string, c: Checkout) {
   return {
@@ -131,3 +136,27 @@ export function checkoutView(c: Checkout, now: number) {
     paid_at: isoOrNull(c.paid_at),
   };
 }
+
+/** A payment link as the status endpoint shows it (checkoutView with its links): the API and the levers answer with it. */
+export const CheckoutSchema = z
+  .object({
+    reference: z.string(),
+    transaction_id: z.string(),
+    order_no: z.string(),
+    status: z.enum(["pending", "paid", "expired"]),
+    amount: z.number(),
+    currency: z.literal("NGN"),
+    description: z.string().nullable(),
+    customer_email: z.string().nullable(),
+    customer_name: z.string().nullable(),
+    redirect_url: z.string().nullable(),
+    account_number: z.string(),
+    account_name: z.string(),
+    bank_name: z.string(),
+    created_at: isoTime,
+    expires_at: isoTime,
+    paid_at: isoTime.nullable(),
+    payment_link: z.string(),
+    checkout_url: z.string(),
+  })
+  .openapi("Checkout");

@@ -4,6 +4,8 @@
  *   pending_approval -> (approve) processing -> ... | (reject) failed (funds returned)
  * How a payout settles is planned at creation (outcome rules, magic account numbers, default).
  */
+import { isoTime } from "./fields.js";
+import { z } from "./zod.js";
 import type { Payout } from "./records.js";
 import type { TenantState } from "./state.js";
 import { iso, isoOrNull, type DomainContext } from "./context.js";
@@ -176,3 +178,27 @@ export function payoutView(p: Payout) {
 export function payoutStatusView(p: Payout) {
   return { ...payoutView(p), processed_at: isoOrNull(p.processed_at), source: p.source, error: p.error };
 }
+
+/** The payout as the API shows it (payoutView), and its full status record (payoutStatusView): the API and the levers answer with these. */
+const PayoutFields = z.object({
+  reference: z.string(),
+  amount: z.number(),
+  fee: z.number(),
+  total_deducted: z.number(),
+  net_amount: z.number(),
+  order_no: z.string(),
+  status: z.enum(["pending", "pending_approval", "processing", "completed", "failed"]).openapi({
+    description: "The spec's payout states. `pending` (created, not yet sent) is the real service's; the sandbox never returns it.",
+  }),
+  account: z.string().openapi({ description: "**** followed by the last 4 digits" }),
+  account_name: z.string(),
+  bank_name: z.string(),
+  narration: z.string().nullable(),
+  created_at: isoTime,
+});
+export const PayoutSchema = PayoutFields.openapi("Payout");
+export const PayoutStatusSchema = PayoutFields.extend({
+  processed_at: isoTime.nullable(),
+  source: z.string(),
+  error: z.string().nullable(),
+}).openapi("PayoutStatus");

@@ -3,6 +3,8 @@
  * (`processing`) or fails (`fail`, refunded at once by a reversal entry). Each product resolves its
  * price and description here; the outcome comes in (magic values or outcome rules).
  */
+import { isoTime } from "./fields.js";
+import { z } from "./zod.js";
 import type { ExamPin, VtuPurchase, VtuService } from "./records.js";
 import type { TenantState } from "./state.js";
 import { byId, type Network } from "./catalog.js";
@@ -219,3 +221,20 @@ export function vtuRecordView(p: VtuPurchase) {
     transaction_id: p.transaction_id,
   };
 }
+
+/** A VTU purchase as the status endpoint shows it (vtuRecordView): the API and the levers answer with it. */
+export const VtuTransactionSchema = z
+  .object({
+    success: z.literal(true),
+    reference: z.string(),
+    type: z.literal("debit"),
+    service: z.enum(["airtime", "data", "cable", "electricity", "exam"]),
+    status: z.enum(["Success", "Processing", "Failed"]),
+    amount: z.number(),
+    description: z.string(),
+    date: isoTime,
+    token: z.string().nullable(),
+    pins: z.array(z.object({ pin: z.string(), serial: z.string() })).optional(),
+    transaction_id: z.string(),
+  })
+  .openapi("VtuTransaction");

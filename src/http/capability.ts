@@ -3,11 +3,12 @@ import type { Capability } from "../domain/records.js";
 import type { AppEnv } from "./env.js";
 import { ApiError } from "./errors.js";
 
+/** Each capability as the subject of "... is not enabled on this account." */
 const LABEL: Record<Capability, string> = {
-  payouts: "Payouts",
-  vtu: "VTU",
-  virtual_cards: "Virtual cards",
-  checkout: "Collect payments (checkout)",
+  payouts: "The payouts service",
+  vtu: "The VTU service",
+  virtual_cards: "The virtual cards service",
+  checkout: "The collect payments (checkout) service",
 };
 
 /** Refuses every endpoint of a capability the merchant does not have. Payouts use their own code. */

@@ -49,36 +49,39 @@ const ERROR_DESCRIPTIONS: Record<ErrorStatus, string> = {
   503: "STORE_UNAVAILABLE: with --data, the change could not be saved and was not applied",
 };
 
-const error = (summary: string, error_code: string, message: string, extra: object = {}): Example => ({
+/** An example of the error envelope, as the sandbox words it. */
+export const errorExample = (summary: string, error_code: string, message: string, extra: object = {}): Example => ({
   summary,
   value: { success: false, message, error_code, ...extra },
 });
 
+/** An example VALIDATION_ERROR: every field that breaks its rule, with its messages. */
+export const invalidExample = (summary: string, errors: Record<string, string[]>): Example =>
+  errorExample(summary, "VALIDATION_ERROR", "The given data was invalid.", { errors });
+
 /** What any route can answer, worded as the sandbox words it (src/http/errors.ts, auth.ts, app.ts). */
 const GENERIC_ERRORS: Record<Exclude<ErrorStatus, 404 | 409>, Examples> = {
-  400: { invalidJson: error("The body is not valid JSON", "INVALID_JSON", "The request body is not valid JSON.") },
+  400: { invalidJson: errorExample("The body is not valid JSON", "INVALID_JSON", "The request body is not valid JSON.") },
   401: {
-    missingCredentials: error("No X-Api-Key or X-Api-Secret header", "MISSING_CREDENTIALS", "Send both X-Api-Key and X-Api-Secret headers."),
-    invalidCredentials: error("Unknown key, or a secret that does not match", "INVALID_CREDENTIALS", "The API key and secret do not match an active account."),
+    missingCredentials: errorExample("No X-Api-Key or X-Api-Secret header", "MISSING_CREDENTIALS", "Send both X-Api-Key and X-Api-Secret headers."),
+    invalidCredentials: errorExample("Unknown key, or a secret that does not match", "INVALID_CREDENTIALS", "The API key and secret do not match an active account."),
   },
-  403: { ipNotWhitelisted: error("The merchant has an IP allowlist without this address", "IP_NOT_WHITELISTED", "Requests from 203.0.113.7 are not allowed for this account.") },
-  413: { payloadTooLarge: error("A body over 1 MB", "PAYLOAD_TOO_LARGE", "The request body is larger than 1 MB.") },
-  415: { unsupportedMediaType: error("A body that is not JSON", "UNSUPPORTED_MEDIA_TYPE", "Request bodies must be JSON (Content-Type: application/json), not text/plain.") },
+  403: { ipNotWhitelisted: errorExample("The merchant has an IP allowlist without this address", "IP_NOT_WHITELISTED", "Requests from 203.0.113.7 are not allowed for this account.") },
+  413: { payloadTooLarge: errorExample("A body over 1 MB", "PAYLOAD_TOO_LARGE", "The request body is larger than 1 MB.") },
+  415: { unsupportedMediaType: errorExample("A body that is not JSON", "UNSUPPORTED_MEDIA_TYPE", "Request bodies must be JSON (Content-Type: application/json), not text/plain.") },
   422: {
-    validationError: error("A field breaks its rule (every field is reported)", "VALIDATION_ERROR", "The given data was invalid.", {
-      errors: { amount: ["Must have at most 2 decimal places."] },
-    }),
+    validationError: invalidExample("A field breaks its rule (every field is reported)", { amount: ["Must have at most two decimal places."] }),
   },
   429: {
-    rateLimited: error("Over the merchant's requests per minute", "RATE_LIMITED", "Too many requests: at most 1000 per minute for this account.", { retry_after: 12 }),
+    rateLimited: errorExample("Over the merchant's requests per minute", "RATE_LIMITED", "Too many requests: at most 1000 per minute for this account.", { retry_after: 12 }),
   },
   500: {
-    internalError: error("A sandbox bug: quote the request_id", "INTERNAL_ERROR", "An unexpected error occurred. Quote the request_id when reporting it.", {
+    internalError: errorExample("A sandbox bug: quote the request_id", "INTERNAL_ERROR", "An unexpected error occurred. Quote the request_id when reporting it.", {
       request_id: "3f9d2c1e-8a4b-4c6d-9e0f-1a2b3c4d5e6f",
     }),
   },
   503: {
-    storeUnavailable: error("With --data, the disk refused the write", "STORE_UNAVAILABLE", "The change could not be saved (disk full); nothing was applied. Retry once the disk is writable again."),
+    storeUnavailable: errorExample("With --data, the disk refused the write", "STORE_UNAVAILABLE", "The change could not be saved (disk full); nothing was applied. Retry once the disk is writable again."),
   },
 };
 

@@ -2,7 +2,11 @@
 import { z } from "@hono/zod-openapi";
 
 /** Positive integer id in a path (`/virtual-cards/{id}`); `abc` or `1.5` is a validation error on `id`. */
-export const pathId = z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER);
+export const pathId = z.coerce
+  .number({ message: "Must be a positive whole number." })
+  .int({ message: "Must be a positive whole number." })
+  .positive({ message: "Must be a positive whole number." })
+  .max(Number.MAX_SAFE_INTEGER, { message: "Must be a positive whole number." });
 
 export const ErrorSchema = z
   .object({

@@ -8,7 +8,7 @@ import { DomainError } from "../domain/errors.js";
 import { createRoute, z } from "@hono/zod-openapi";
 import { toMajor, toMinor } from "../domain/money.js";
 import type { ClockDriver } from "../engine/clock-driver.js";
-import { errors, json } from "../http/openapi.js";
+import { errors, json, type Examples } from "../http/openapi.js";
 import { amount as amountSchema } from "../domain/fields.js";
 import type { Checkout } from "../domain/records.js";
 import { cspNonce, pageSecurityHeaders } from "../http/security-headers.js";
@@ -79,6 +79,32 @@ export function checkoutPages(deps: PageDeps) {
     .route("/", simulateRoute(deps, lookup));
 }
 
+/** The page's view of a link after the simulated transfer (the route is hidden from the document). */
+const SIMULATE_PAID: Examples = {
+  paid: {
+    summary: "The link, paid",
+    value: {
+      success: true,
+      data: {
+        reference: "CHK_EIHCVSQ8DN0DMC5D",
+        amount: 12500,
+        description: "Jollof rice for two",
+        business_name: "Mama Put Foods Ltd",
+        bank_name: "Partner Bank (Sandbox)",
+        account_number: "5836420702",
+        account_name: "Mama Put Foods Ltd Checkout",
+        status: "paid",
+        expires_at: "2026-03-02T09:30:00.000Z",
+        paid_at: "2026-03-02T09:00:00.000Z",
+        now: "2026-03-02T09:00:00.000Z",
+        clock_mode: "realtime",
+        clock_speed: 1,
+        redirect_url: null,
+      },
+    },
+  },
+};
+
 const simulate = createRoute({
   method: "post",
   path: "/pay/{reference}/simulate",
@@ -87,7 +113,28 @@ const simulate = createRoute({
     params: z.object({ reference: z.string().max(100) }),
     body: { required: false, content: { "application/json": { schema: SimulateBody } } },
   },
-  responses: { 200: json(z.object({ success: z.literal(true), data: z.record(z.string(), z.unknown()) }), "The link after payment"), ...errors(404, 409, 422) },
+  responses: {
+    200: json(z.object({ success: z.literal(true), data: z.record(z.string(), z.unknown()) }), "The link after payment", SIMULATE_PAID),
+    ...errors({
+      404: { notFound: { summary: "No link with this reference", value: { success: false, message: "No such payment link.", error_code: "NOT_FOUND" } } },
+      409: {
+        invalidState: {
+          summary: "The link is already paid, or expired",
+          value: { success: false, message: "Payment link CHK_EIHCVSQ8DN0DMC5D is paid; only a pending link can be paid.", error_code: "INVALID_STATE" },
+        },
+      },
+      422: {
+        amountMismatch: {
+          summary: "Not the link's exact amount",
+          value: {
+            success: false,
+            message: "This link accepts exactly NGN 12500.00; a transfer of NGN 100.00 is refused and returned to the payer.",
+            error_code: "AMOUNT_MISMATCH",
+          },
+        },
+      },
+    }),
+  },
 });
 
 /**

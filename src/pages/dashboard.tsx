@@ -13,6 +13,7 @@ import type { Registry } from "../engine/registry.js";
 import type { Tenant } from "../engine/tenant.js";
 import { Cards, Events, Ledger, Outcomes, Overview, PaymentLinks, Payouts, VirtualAccounts, Vtu } from "./dashboard-fragments.js";
 import { Page } from "./layout.js";
+import { baseUrl } from "../http/base-url.js";
 
 const SECTIONS: Array<{ id: string; title: string; render: (t: Tenant, baseUrl: string) => Child }> = [
   { id: "overview", title: "Wallet and clock", render: (t) => <Overview tenant={t} /> },
@@ -71,7 +72,7 @@ export function dashboardRoutes(opts: { registry: Registry; driver: ClockDriver;
     if (!section) return c.html(<p class="error">Unknown section.</p>, 404);
     const tenant = c.var.tenant;
     await opts.driver.catchUpForRead(tenant);
-    return c.html(<>{section.render(tenant, opts.publicUrl ?? new URL(c.req.url).origin)}</>);
+    return c.html(<>{section.render(tenant, baseUrl(opts.publicUrl, c.req.url))}</>);
   });
   return app;
 }

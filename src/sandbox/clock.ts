@@ -6,12 +6,14 @@ import { fieldError } from "../domain/errors.js";
 import { toMinor } from "../domain/money.js";
 import { resetState } from "../domain/merchant.js";
 import type { ClockDriver } from "../engine/clock-driver.js";
-import { body, errors, json, security } from "../http/openapi.js";
+import { body, json, security } from "../http/openapi.js";
 import { amount, isoTime } from "../domain/fields.js";
 import { router } from "../http/validation.js";
 import type { Registry } from "../engine/registry.js";
 import { contextOf, type Tenant } from "../engine/tenant.js";
 import { Merchant, merchantResponse } from "./merchants.js";
+import { controlErrors } from "./control-docs.js";
+import * as docs from "./clock-docs.js";
 
 const tags = ["Sandbox"];
 const MAX_ADVANCE_MS = 10 * 365 * 86_400_000;
@@ -64,21 +66,32 @@ const read = createRoute({
   method: "get",
   path: "/clock",
   tags,
+  operationId: "getClock",
   summary: "The merchant's clock",
+  description: docs.READ_DESCRIPTION,
   security,
-  responses: { 200: json(z.object({ success: z.literal(true), data: ClockState }), "Current sim time and pending timers"), ...errors() },
+  responses: {
+    200: json(z.object({ success: z.literal(true), data: ClockState }), "Current sim time and pending timers", docs.READ_RESPONSE_EXAMPLES),
+    ...controlErrors(),
+  },
 });
 
 const advance = createRoute({
   method: "post",
   path: "/clock/advance",
   tags,
+  operationId: "advanceClock",
   summary: "Move the merchant's clock forward, firing every timer due on the way",
+  description: docs.ADVANCE_DESCRIPTION,
   security,
-  request: body(Advance),
+  request: body(Advance, docs.ADVANCE_BODY_EXAMPLES),
   responses: {
-    200: json(z.object({ success: z.literal(true), data: ClockState.extend({ fired: z.number().int() }) }), "The new time and how many timers fired"),
-    ...errors(400, 415, 422),
+    200: json(
+      z.object({ success: z.literal(true), data: ClockState.extend({ fired: z.number().int() }) }),
+      "The new time and how many timers fired",
+      docs.ADVANCE_RESPONSE_EXAMPLES,
+    ),
+    ...controlErrors(docs.ADVANCE_ERRORS),
   },
 });
 
@@ -86,10 +99,20 @@ const reset = createRoute({
   method: "post",
   path: "/reset",
   tags,
-  summary: "Empty the merchant's state (keeps keys, config and clock); optionally fund the new wallet",
+  operationId: "resetMerchant",
+  summary: "Empty the merchant's state (keeps keys, settings and clock); optionally fund the new wallet",
+  description: docs.RESET_DESCRIPTION,
   security,
-  request: { body: { required: false, content: { "application/json": { schema: z.object({ wallet_balance: amount({ min: 0 }).optional() }).openapi("Reset") } } } },
-  responses: { 200: json(z.object({ success: z.literal(true), data: Merchant }), "The merchant after reset"), ...errors(400, 415, 422) },
+  request: {
+    body: {
+      required: false,
+      content: { "application/json": { schema: z.object({ wallet_balance: amount({ min: 0 }).optional() }).openapi("Reset"), examples: docs.RESET_BODY_EXAMPLES } },
+    },
+  },
+  responses: {
+    200: json(z.object({ success: z.literal(true), data: Merchant }), "The merchant after reset", docs.RESET_RESPONSE_EXAMPLES),
+    ...controlErrors(docs.RESET_ERRORS),
+  },
 });
 
 export function clockRoutes(registry: Registry, driver: ClockDriver) {

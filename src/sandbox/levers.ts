@@ -8,11 +8,13 @@ import { ledgerEntryView } from "../domain/ledger.js";
 import { toMinor } from "../domain/money.js";
 import { receiveTransfer, TransactionStatus, vaPaymentView } from "../domain/virtual-accounts.js";
 import { fundWallet, walletView } from "../domain/wallet.js";
-import { body, errors, json, security } from "../http/openapi.js";
+import { body, examples, json, security } from "../http/openapi.js";
 import { amount, isoTime, text } from "../domain/fields.js";
 import { pathId } from "../http/schemas.js";
 import { router } from "../http/validation.js";
 import { contextOf } from "../engine/tenant.js";
+import { controlErrors } from "./control-docs.js";
+import * as docs from "./levers-docs.js";
 
 const tags = ["Sandbox"];
 
@@ -20,12 +22,18 @@ const fund = createRoute({
   method: "post",
   path: "/wallet/fund",
   tags,
+  operationId: "fundWallet",
   summary: "Credit the wallet (a ledger entry of kind wallet_funding)",
+  description: docs.FUND_DESCRIPTION,
   security,
-  request: body(z.object({ amount: amount({ min: 0.01, max: 1e11 }), description: text(200).optional() }).openapi("FundWallet")),
+  request: body(z.object({ amount: amount({ min: 0.01, max: 1e11 }), description: text(200).optional() }).openapi("FundWallet"), docs.FUND_BODY_EXAMPLES),
   responses: {
-    200: json(z.object({ success: z.literal(true), data: z.object({ balance: z.number(), currency: z.literal("NGN"), updated_at: isoTime, transaction_id: z.string() }) }), "The new balance"),
-    ...errors(400, 415, 422),
+    200: json(
+      z.object({ success: z.literal(true), data: z.object({ balance: z.number(), currency: z.literal("NGN"), updated_at: isoTime, transaction_id: z.string() }) }),
+      "The new balance",
+      docs.FUND_RESPONSE_EXAMPLES,
+    ),
+    ...controlErrors(docs.FUND_ERRORS),
   },
 });
 
@@ -46,21 +54,25 @@ const ledger = createRoute({
   method: "get",
   path: "/wallet/ledger",
   tags,
+  operationId: "listLedgerEntries",
   summary: "The wallet's append-only ledger, oldest first",
+  description: docs.LEDGER_DESCRIPTION,
   security,
-  responses: { 200: json(z.object({ success: z.literal(true), data: z.array(LedgerEntry) }), "Every ledger entry"), ...errors() },
+  responses: { 200: json(z.object({ success: z.literal(true), data: z.array(LedgerEntry) }), "Every ledger entry", docs.LEDGER_RESPONSE_EXAMPLES), ...controlErrors() },
 });
 
 const approve = createRoute({
   method: "post",
   path: "/cardholders/{id}/approve",
   tags,
-  summary: "Approve a cardholder's KYC",
+  operationId: "approveCardholder",
+  summary: "Approve a PENDING cardholder's KYC now",
+  description: docs.APPROVE_DESCRIPTION,
   security,
-  request: { params: z.object({ id: pathId }) },
+  request: { params: z.object({ id: examples(pathId, docs.APPROVE_PARAM_EXAMPLES) }) },
   responses: {
-    200: json(CardholderResponse, "The cardholder"),
-    ...errors(404, 409, 422),
+    200: json(CardholderResponse, "The cardholder (fields at the top level)", docs.APPROVE_RESPONSE_EXAMPLES),
+    ...controlErrors(docs.APPROVE_ERRORS),
   },
 });
 
@@ -68,10 +80,12 @@ const transfer = createRoute({
   method: "post",
   path: "/virtual-accounts/{account_number}/transfers",
   tags,
-  summary: "Simulate a bank transfer into a virtual account (credited at once)",
+  operationId: "simulateTransferIn",
+  summary: "Simulate a customer's bank transfer into a virtual account (credited at once)",
+  description: docs.TRANSFER_DESCRIPTION,
   security,
   request: {
-    params: z.object({ account_number: z.string().max(20) }),
+    params: z.object({ account_number: examples(z.string().max(20), docs.TRANSFER_PARAM_EXAMPLES) }),
     ...body(
       z
         .object({
@@ -81,11 +95,12 @@ const transfer = createRoute({
           payer_bank: text(100).optional(),
         })
         .openapi("SimulateTransfer"),
+      docs.TRANSFER_BODY_EXAMPLES,
     ),
   },
   responses: {
-    201: json(z.object({ success: z.literal(true), data: TransactionStatus }), "The payment"),
-    ...errors(400, 404, 415, 422),
+    201: json(z.object({ success: z.literal(true), data: TransactionStatus }), "The payment", docs.TRANSFER_RESPONSE_EXAMPLES),
+    ...controlErrors(docs.TRANSFER_ERRORS),
   },
 });
 

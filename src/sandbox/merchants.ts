@@ -6,7 +6,7 @@ import { createRoute, z } from "@hono/zod-openapi";
 import { changeSettings, merchantView } from "../domain/merchant.js";
 import { balanceOf } from "../domain/ledger.js";
 import { toMajor } from "../domain/money.js";
-import { body, errors, json, security } from "../http/openapi.js";
+import { body, json, security } from "../http/openapi.js";
 import { router } from "../http/validation.js";
 import type { ClockDriver } from "../engine/clock-driver.js";
 import type { Registry } from "../engine/registry.js";
@@ -14,6 +14,8 @@ import type { Tenant } from "../engine/tenant.js";
 import { assertWebhookTarget } from "./webhook-target.js";
 import { MerchantSettingsSchema, NewMerchantSchema } from "../domain/merchant-settings.js";
 import { isoTime } from "../domain/fields.js";
+import { controlErrors, openErrors } from "./control-docs.js";
+import * as docs from "./merchants-docs.js";
 
 export const Merchant = z
   .object({
@@ -52,42 +54,61 @@ export function merchantResponse(tenant: Tenant) {
   };
 }
 
+const MerchantResponse = z.object({ success: z.literal(true), data: Merchant });
+
 const create = createRoute({
   method: "post",
   path: "/merchants",
   tags: ["Sandbox"],
+  operationId: "createMerchant",
   summary: "Create an isolated merchant with fresh keys (no authentication)",
+  description: docs.CREATE_DESCRIPTION,
   security: [],
-  request: body(NewMerchantSchema.openapi("NewMerchant")),
-  responses: { 201: json(z.object({ success: z.literal(true), data: Merchant }), "The merchant and its keys"), ...errors(400, 415, 422) },
+  request: body(NewMerchantSchema.openapi("NewMerchant"), docs.CREATE_BODY_EXAMPLES),
+  responses: {
+    201: json(MerchantResponse, "The merchant and its keys", docs.CREATE_RESPONSE_EXAMPLES),
+    ...openErrors("sign-ups", docs.CREATE_ERRORS),
+  },
 });
 
 const read = createRoute({
   method: "get",
   path: "/merchant",
   tags: ["Sandbox"],
+  operationId: "getMerchant",
   summary: "The calling merchant's configuration",
+  description: docs.READ_DESCRIPTION,
   security,
-  responses: { 200: json(z.object({ success: z.literal(true), data: Merchant }), "The merchant"), ...errors() },
+  responses: { 200: json(MerchantResponse, "The merchant", docs.READ_RESPONSE_EXAMPLES), ...controlErrors() },
 });
 
 const update = createRoute({
   method: "patch",
   path: "/merchant",
   tags: ["Sandbox"],
-  summary: "Change the calling merchant's configuration (fields not sent are kept)",
+  operationId: "updateMerchant",
+  summary: "Change the calling merchant's settings (fields not sent are kept)",
+  description: docs.UPDATE_DESCRIPTION,
   security,
-  request: body(MerchantSettingsSchema.openapi("MerchantSettings")),
-  responses: { 200: json(z.object({ success: z.literal(true), data: Merchant }), "The updated merchant"), ...errors(400, 415, 422) },
+  request: body(MerchantSettingsSchema.openapi("MerchantSettings"), docs.UPDATE_BODY_EXAMPLES),
+  responses: {
+    200: json(MerchantResponse, "The updated merchant", docs.UPDATE_RESPONSE_EXAMPLES),
+    ...controlErrors(docs.UPDATE_ERRORS),
+  },
 });
 
 const remove = createRoute({
   method: "delete",
   path: "/merchant",
   tags: ["Sandbox"],
-  summary: "Delete the calling merchant: its keys stop working and its state is gone (with --data, its file too)",
+  operationId: "deleteMerchant",
+  summary: "Delete the calling merchant: its keys stop working and its state is gone (the demo merchant too)",
+  description: docs.DELETE_DESCRIPTION,
   security,
-  responses: { 200: json(z.object({ success: z.literal(true), message: z.string() }), "Deleted"), ...errors() },
+  responses: {
+    200: json(z.object({ success: z.literal(true), message: z.string() }), "Deleted", docs.DELETE_RESPONSE_EXAMPLES),
+    ...controlErrors(docs.DELETE_ERRORS),
+  },
 });
 
 export interface MerchantRouteDeps {

@@ -2,10 +2,12 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { addRule, clearRules, deleteRule, OUTCOMES, type OutcomeRule } from "../domain/outcomes.js";
 import { ruleMatch } from "../domain/records.js";
-import { body, errors, json, security } from "../http/openapi.js";
+import { body, examples, json, security } from "../http/openapi.js";
 import { router } from "../http/validation.js";
 import { contextOf } from "../engine/tenant.js";
 import { isoTime } from "../domain/fields.js";
+import { controlErrors } from "./control-docs.js";
+import * as docs from "./outcomes-docs.js";
 
 const tags = ["Sandbox"];
 const targets = Object.keys(OUTCOMES) as [keyof typeof OUTCOMES, ...Array<keyof typeof OUTCOMES>];
@@ -35,23 +37,52 @@ const Rule = z
 
 const ruleView = (r: OutcomeRule) => ({ ...r, created_at: new Date(r.created_at).toISOString() });
 
+const Deleted = z.object({ success: z.literal(true), message: z.string() });
+
 const create = createRoute({
-  method: "post", path: "/outcomes", tags, security, summary: "Add an outcome rule (the newest matching rule wins)",
-  request: body(RuleInput),
-  responses: { 201: json(z.object({ success: z.literal(true), data: Rule }), "The rule"), ...errors(400, 415, 422) },
+  method: "post",
+  path: "/outcomes",
+  tags,
+  security,
+  operationId: "createOutcomeRule",
+  summary: "Add an outcome rule (the newest matching rule wins)",
+  description: docs.CREATE_DESCRIPTION,
+  request: body(RuleInput, docs.CREATE_BODY_EXAMPLES),
+  responses: {
+    201: json(z.object({ success: z.literal(true), data: Rule }), "The rule", docs.CREATE_RESPONSE_EXAMPLES),
+    ...controlErrors(docs.CREATE_ERRORS),
+  },
 });
 const list = createRoute({
-  method: "get", path: "/outcomes", tags, security, summary: "List the merchant's outcome rules, oldest first",
-  responses: { 200: json(z.object({ success: z.literal(true), data: z.array(Rule) }), "The rules"), ...errors() },
+  method: "get",
+  path: "/outcomes",
+  tags,
+  security,
+  operationId: "listOutcomeRules",
+  summary: "List the merchant's outcome rules, oldest first",
+  description: docs.LIST_DESCRIPTION,
+  responses: { 200: json(z.object({ success: z.literal(true), data: z.array(Rule) }), "The rules", docs.LIST_RESPONSE_EXAMPLES), ...controlErrors() },
 });
 const removeOne = createRoute({
-  method: "delete", path: "/outcomes/{id}", tags, security, summary: "Delete one outcome rule",
-  request: { params: z.object({ id: z.string().max(40) }) },
-  responses: { 200: json(z.object({ success: z.literal(true), message: z.string() }), "Deleted"), ...errors(404) },
+  method: "delete",
+  path: "/outcomes/{id}",
+  tags,
+  security,
+  operationId: "deleteOutcomeRule",
+  summary: "Delete one outcome rule",
+  description: docs.DELETE_DESCRIPTION,
+  request: { params: z.object({ id: examples(z.string().max(40), docs.DELETE_PARAM_EXAMPLES) }) },
+  responses: { 200: json(Deleted, "Deleted", docs.DELETE_RESPONSE_EXAMPLES), ...controlErrors(docs.DELETE_ERRORS) },
 });
 const removeAll = createRoute({
-  method: "delete", path: "/outcomes", tags, security, summary: "Delete all outcome rules",
-  responses: { 200: json(z.object({ success: z.literal(true), message: z.string() }), "Deleted"), ...errors() },
+  method: "delete",
+  path: "/outcomes",
+  tags,
+  security,
+  operationId: "deleteOutcomeRules",
+  summary: "Delete all of the merchant's outcome rules",
+  description: docs.CLEAR_DESCRIPTION,
+  responses: { 200: json(Deleted, "Deleted", docs.CLEAR_RESPONSE_EXAMPLES), ...controlErrors() },
 });
 
 export function outcomeRoutes() {

@@ -5,12 +5,14 @@
  */
 import { createRoute, z } from "@hono/zod-openapi";
 import { DomainError } from "../domain/errors.js";
-import { errors, json } from "../http/openapi.js";
+import { json } from "../http/openapi.js";
 import { router } from "../http/validation.js";
 import { loadScenario, parseScenario, ScenarioError, validateScenario } from "../scenarios/load.js";
 import type { Registry } from "../engine/registry.js";
 import type { Tenant } from "../engine/tenant.js";
 import { assertWebhookTarget } from "./webhook-target.js";
+import { openErrors } from "./control-docs.js";
+import * as docs from "./scenarios-docs.js";
 
 const Loaded = z
   .object({
@@ -27,15 +29,22 @@ const load = createRoute({
   method: "post",
   path: "/scenarios",
   tags: ["Sandbox"],
+  operationId: "loadScenario",
   summary: "Load a scenario into new merchants and return their keys (no authentication)",
+  description: docs.LOAD_DESCRIPTION,
   security: [],
   request: {
     body: {
       required: true,
-      content: { "application/json": { schema: z.record(z.string(), z.unknown()).openapi({ description: "A scenario document, or { yaml: string }" }) } },
+      content: {
+        "application/json": {
+          schema: z.record(z.string(), z.unknown()).openapi({ description: "A scenario document, or { yaml: string }" }),
+          examples: docs.LOAD_BODY_EXAMPLES,
+        },
+      },
     },
   },
-  responses: { 201: json(Loaded, "The merchants created, with their keys"), ...errors(400, 415, 422) },
+  responses: { 201: json(Loaded, "The merchants created, with their keys", docs.LOAD_RESPONSE_EXAMPLES), ...openErrors("scenario loads", docs.LOAD_ERRORS) },
 });
 
 /** `afterLoad` arms realtime clocks and saves each new merchant before the reply. */

@@ -1,11 +1,13 @@
 /** Export and restore a merchant's whole state as one JSON document (the same format as `--data` files). */
 import { createRoute, z } from "@hono/zod-openapi";
 import type { ClockDriver } from "../engine/clock-driver.js";
-import { errors, json, security } from "../http/openapi.js";
+import { json, security } from "../http/openapi.js";
 import { router } from "../http/validation.js";
 import type { Registry } from "../engine/registry.js";
 import { SnapshotSchema, toSnapshot } from "../domain/snapshot.js";
 import { assertWebhookTarget } from "./webhook-target.js";
+import { controlErrors } from "./control-docs.js";
+import * as docs from "./snapshot-docs.js";
 
 const tags = ["Sandbox"];
 const Snapshot = SnapshotSchema.openapi("Snapshot");
@@ -21,8 +23,10 @@ const read = createRoute({
   path: "/snapshot",
   tags,
   security,
-  summary: "Export the merchant: config, clock and every object, event and pending timer",
-  responses: { 200: json(z.object({ success: z.literal(true), data: Snapshot }), "The snapshot"), ...errors() },
+  operationId: "exportSnapshot",
+  summary: "Export the merchant: settings, clock and every object, event and pending timer",
+  description: docs.READ_DESCRIPTION,
+  responses: { 200: json(z.object({ success: z.literal(true), data: Snapshot }), "The snapshot", docs.READ_RESPONSE_EXAMPLES), ...controlErrors() },
 });
 
 const restore = createRoute({
@@ -30,15 +34,20 @@ const restore = createRoute({
   path: "/snapshot",
   tags,
   security,
+  operationId: "importSnapshot",
   summary: "Replace the merchant's state, settings and clock with a snapshot (the caller's keys are kept)",
+  description: docs.RESTORE_DESCRIPTION,
   request: {
     body: {
       required: true,
       description: "The snapshot: the `data` of GET /sandbox/v1/snapshot, or that response's whole body as it came.",
-      content: { "application/json": { schema: SnapshotBody } },
+      content: { "application/json": { schema: SnapshotBody, examples: docs.RESTORE_BODY_EXAMPLES } },
     },
   },
-  responses: { 200: json(z.object({ success: z.literal(true), message: z.string() }), "Restored"), ...errors(400, 413, 415, 422) },
+  responses: {
+    200: json(z.object({ success: z.literal(true), message: z.string() }), "Restored", docs.RESTORE_RESPONSE_EXAMPLES),
+    ...controlErrors(docs.RESTORE_ERRORS),
+  },
 });
 
 export function snapshotRoutes(registry: Registry, driver: ClockDriver, shared: boolean) {

@@ -5,9 +5,12 @@ import { deliveryView, EVENT_TYPES, eventView } from "../domain/events.js";
 import { eventToRedeliver } from "../domain/webhook-policy.js";
 import type { WebhookDispatcher } from "../webhooks/dispatcher.js";
 import { ApiError } from "../http/errors.js";
-import { errors, json, security } from "../http/openapi.js";
+import { example, examples, json, security } from "../http/openapi.js";
 import { router } from "../http/validation.js";
 import { isoTime } from "../domain/fields.js";
+import { controlErrors } from "./control-docs.js";
+import { DEMO } from "../http/demo-examples.js";
+import * as docs from "./webhooks-docs.js";
 
 const tags = ["Sandbox"];
 
@@ -51,14 +54,19 @@ const listEvents = createRoute({
   path: "/events",
   tags,
   security,
+  operationId: "listEvents",
   summary: "The merchant's events, oldest first (stored even when no webhook URL is set)",
+  description: docs.EVENTS_DESCRIPTION,
   request: {
     query: z.object({
-      type: z.enum(EVENT_TYPES).optional(),
-      since: z.iso.datetime({ offset: true }).optional().openapi({ description: "Only events created at or after this time" }),
+      type: examples(z.enum(EVENT_TYPES).optional(), docs.EVENTS_TYPE_EXAMPLES),
+      since: examples(z.iso.datetime({ offset: true }).optional(), docs.EVENTS_SINCE_EXAMPLES).openapi({ description: "Only events created at or after this time" }),
     }),
   },
-  responses: { 200: json(z.object({ success: z.literal(true), data: z.array(Event) }), "Events"), ...errors(422) },
+  responses: {
+    200: json(z.object({ success: z.literal(true), data: z.array(Event) }), "Events", docs.EVENTS_RESPONSE_EXAMPLES),
+    ...controlErrors(docs.EVENTS_ERRORS),
+  },
 });
 
 const listDeliveries = createRoute({
@@ -66,9 +74,14 @@ const listDeliveries = createRoute({
   path: "/webhook-deliveries",
   tags,
   security,
+  operationId: "listWebhookDeliveries",
   summary: "Every delivery attempt, oldest first, with request, response and next retry",
-  request: { query: z.object({ event_id: z.string().max(40).optional() }) },
-  responses: { 200: json(z.object({ success: z.literal(true), data: z.array(Delivery) }), "Delivery attempts"), ...errors(422) },
+  description: docs.DELIVERIES_DESCRIPTION,
+  request: { query: z.object({ event_id: example(z.string().max(40).optional(), DEMO.event) }) },
+  responses: {
+    200: json(z.object({ success: z.literal(true), data: z.array(Delivery) }), "Delivery attempts", docs.DELIVERIES_RESPONSE_EXAMPLES),
+    ...controlErrors(),
+  },
 });
 
 const redeliver = createRoute({
@@ -76,9 +89,14 @@ const redeliver = createRoute({
   path: "/events/{id}/redeliver",
   tags,
   security,
+  operationId: "redeliverEvent",
   summary: "Send an event again now (a new delivery: new nonce and sent_at, same transaction_id)",
-  request: { params: z.object({ id: z.string().max(40) }) },
-  responses: { 200: json(z.object({ success: z.literal(true), data: Delivery }), "The delivery attempt"), ...errors(404, 409) },
+  description: docs.REDELIVER_DESCRIPTION,
+  request: { params: z.object({ id: examples(z.string().max(40), docs.REDELIVER_PARAM_EXAMPLES) }) },
+  responses: {
+    200: json(z.object({ success: z.literal(true), data: Delivery }), "The delivery attempt", docs.REDELIVER_RESPONSE_EXAMPLES),
+    ...controlErrors(docs.REDELIVER_ERRORS),
+  },
 });
 
 const Incident = z
@@ -90,8 +108,10 @@ const listIncidents = createRoute({
   path: "/incidents",
   tags,
   security,
+  operationId: "listIncidents",
   summary: "Background failures of the sandbox's own for this merchant, oldest first (the newest 100 are kept)",
-  responses: { 200: json(z.object({ success: z.literal(true), data: z.array(Incident) }), "Incidents"), ...errors() },
+  description: docs.INCIDENTS_DESCRIPTION,
+  responses: { 200: json(z.object({ success: z.literal(true), data: z.array(Incident) }), "Incidents", docs.INCIDENTS_RESPONSE_EXAMPLES), ...controlErrors() },
 });
 
 export function webhookRoutes(dispatcher: WebhookDispatcher) {

@@ -264,7 +264,7 @@ async function expectLinkUnpaid(c: TestClient, reference: string, status: "pendi
 }
 
 describe("POST /sandbox/v1/checkout/{reference}/pay", () => {
-  it("pays a pending link for its exact amount (no body): 200 with the paid record, wallet credited by a checkout_payment entry", async () => {
+  it("pays a pending link for its exact amount (no body): 200 with the paid record (as the status endpoint gives it), wallet credited by a checkout_payment entry", async () => {
     const c = client(await harness().merchant({ wallet_balance: 10_000, business_name: "Zenith Foods" }));
     await c.advance(5 * MINUTE);
     const link = await c.checkout({ amount: 2500.5, description: "Order 1042" });
@@ -289,7 +289,11 @@ describe("POST /sandbox/v1/checkout/{reference}/pay", () => {
       created_at: at(5 * MINUTE),
       expires_at: at(35 * MINUTE),
       paid_at: at(15 * MINUTE),
+      // The same record as GET /api/v1/checkout/status, links included.
+      payment_link: link.payment_link,
+      checkout_url: link.checkout_url,
     });
+    expect(res.body.data).toEqual(await c.checkoutStatus(link.reference));
 
     expect(await c.balance()).toBe(12_500.5);
     const ledger = await c.ledger();

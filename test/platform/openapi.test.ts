@@ -4,7 +4,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { afterEach, describe, expect, it } from "vitest";
 import { Validator } from "@seriousme/openapi-schema-validator";
 import { generateTypes } from "merchant-sandbox-ts5-tools";
-import { harness, signUpAt, startFromArgs, stopServers } from "../helpers.js";
+import { DEMO_KEYS, harness, signUpAt, startFromArgs, stopServers } from "../helpers.js";
 import { openApiDocument } from "../openapi-check.js";
 
 const execFileAsync = promisify(execFile);
@@ -99,6 +99,27 @@ describe("/docs", () => {
     expect(script.status).toBe(200);
     expect(script.headers.get("content-type")).toContain("javascript");
     expect((await script.arrayBuffer()).byteLength).toBeGreaterThan(100_000);
+  });
+});
+
+describe("/docs try it", () => {
+  const scalarConfig = async (h: ReturnType<typeof harness>) => {
+    const html = await (await h.app.request("/docs")).text();
+    return JSON.parse(/Scalar\.createApiReference\('#app', (.*)\)<\/script>/.exec(html)![1]!) as { authentication?: any };
+  };
+
+  it("pre-fills the demo merchant's keys, selected for every operation, while the demo merchant exists", async () => {
+    const h = harness({ tryItMerchant: "mch_demo" });
+    expect((await scalarConfig(h)).authentication).toEqual({
+      preferredSecurityScheme: [["ApiKey", "ApiSecret"]],
+      securitySchemes: { ApiKey: { value: DEMO_KEYS["x-api-key"] }, ApiSecret: { value: DEMO_KEYS["x-api-secret"] } },
+    });
+    expect((await h.demo().call("DELETE", "/sandbox/v1/merchant")).status).toBe(200);
+    expect((await scalarConfig(h)).authentication).toBeUndefined();
+  });
+
+  it("fills in nothing without a demo merchant", async () => {
+    expect((await scalarConfig(harness())).authentication).toBeUndefined();
   });
 });
 

@@ -39,7 +39,7 @@ interface Violation {
  * as 0.07), ids that must come from a catalogue endpoint (data, not schema), and the provider's own
  * lookups of a smart card or meter.
  */
-const WORDS_ONLY = [/at most two decimal places/, /^Unknown (data plan|cable plan|exam type|disco)\b/, /could not find (smart card|meter)\b/];
+const WORDS_ONLY = [/at most two decimal places/, /^Unknown (data plan|cable plan|exam type|disco|bank_code)\b/, /could not find (smart card|meter)\b/];
 
 let sandboxUrl = "";
 let prism: StartedServer | undefined;

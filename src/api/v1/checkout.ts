@@ -1,12 +1,14 @@
 import { createRoute, z } from "@hono/zod-openapi";
-import { checkoutCreatedView, checkoutLinks, checkoutView, createCheckout, findCheckout } from "../../domain/checkout.js";
+import { CheckoutSchema, checkoutCreatedView, checkoutStatusView, createCheckout, findCheckout } from "../../domain/checkout.js";
 import { CHECKOUT_DESCRIPTION_MAX, CHECKOUT_MIN_AMOUNT } from "../../domain/limits.js";
 import { toMinor } from "../../domain/money.js";
 import { requireCapability } from "../../http/capability.js";
-import { body, errors, json, security } from "../../http/openapi.js";
+import { body, errors, examples, json, security } from "../../http/openapi.js";
 import { amount, email, isoTime, text } from "../../domain/fields.js";
 import { router } from "../../http/validation.js";
 import { contextOf } from "../../engine/tenant.js";
+import * as docs from "./checkout-docs.js";
+import { baseUrl } from "../../http/base-url.js";
 
 const CreateCheckout = z
   .object({
@@ -33,65 +35,52 @@ const CheckoutCreated = z
   })
   .openapi("CheckoutCreated");
 
-const CheckoutRecord = z
-  .object({
-    reference: z.string(),
-    transaction_id: z.string(),
-    order_no: z.string(),
-    status: z.enum(["pending", "paid", "expired"]),
-    amount: z.number(),
-    currency: z.literal("NGN"),
-    description: z.string().nullable(),
-    customer_email: z.string().nullable(),
-    customer_name: z.string().nullable(),
-    redirect_url: z.string().nullable(),
-    account_number: z.string(),
-    account_name: z.string(),
-    bank_name: z.string(),
-    created_at: isoTime,
-    expires_at: isoTime,
-    paid_at: isoTime.nullable(),
-    payment_link: z.string(),
-    checkout_url: z.string(),
-  })
-  .openapi("Checkout");
 
 const create = createRoute({
   method: "post",
   path: "/create",
   tags: ["Checkout"],
+  operationId: "createCheckout",
   summary: "Create a payment link",
+  description: docs.CREATE_DESCRIPTION,
   security,
   middleware: [requireCapability("checkout")] as const,
-  request: body(CreateCheckout),
-  responses: { 200: json(CheckoutCreated, "The payment link (fields at the top level)"), ...errors(400, 415, 422) },
+  request: body(CreateCheckout, docs.CREATE_BODY_EXAMPLES),
+  responses: {
+    200: json(CheckoutCreated, "The payment link (fields at the top level)", docs.CREATE_RESPONSE_EXAMPLES),
+    ...errors(docs.CREATE_ERRORS),
+  },
 });
 
 const status = createRoute({
   method: "get",
   path: "/status",
   tags: ["Checkout"],
+  operationId: "getCheckoutStatus",
   summary: "Status of a payment link",
+  description: docs.STATUS_DESCRIPTION,
   security,
   middleware: [requireCapability("checkout")] as const,
-  request: { query: z.object({ reference: z.string().min(1).max(100) }) },
-  responses: { 200: json(z.object({ success: z.literal(true), data: CheckoutRecord }), "The payment link"), ...errors(404, 422) },
+  request: { query: z.object({ reference: examples(z.string().min(1).max(100), docs.STATUS_PARAM_EXAMPLES) }) },
+  responses: {
+    200: json(z.object({ success: z.literal(true), data: CheckoutSchema }), "The payment link", docs.STATUS_RESPONSE_EXAMPLES),
+    ...errors(docs.STATUS_ERRORS),
+  },
 });
 
 /** `baseUrl` is where the sandbox's own pages are served: the configured public URL or the request's origin. */
 export function checkoutRoutes(opts: { publicUrl?: string }) {
-  const baseOf = (url: string) => opts.publicUrl ?? new URL(url).origin;
   return router()
     .openapi(create, (c) => {
       const tenant = c.var.tenant;
       const input = c.req.valid("json");
       const checkout = createCheckout(contextOf(tenant), tenant.state, { ...input, amount: toMinor(input.amount) });
-      return c.json(checkoutCreatedView(baseOf(c.req.url), checkout), 200);
+      return c.json(checkoutCreatedView(baseUrl(opts.publicUrl, c.req.url), checkout), 200);
     })
     .openapi(status, (c) => {
       const tenant = c.var.tenant;
       const checkout = findCheckout(tenant.state, c.req.valid("query").reference);
-      const data = { ...checkoutView(checkout, tenant.clock.now()), ...checkoutLinks(baseOf(c.req.url), checkout) };
+      const data = checkoutStatusView(baseUrl(opts.publicUrl, c.req.url), checkout, tenant.clock.now());
       return c.json({ success: true as const, data }, 200);
     });
 }

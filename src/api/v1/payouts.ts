@@ -3,13 +3,14 @@ import type { MiddlewareHandler } from "hono";
 import { bankList, verifyAccount } from "../../domain/name-enquiry.js";
 import { toMinor } from "../../domain/money.js";
 import { admitPayoutAttempt } from "../../domain/attempt-caps.js";
-import { createPayout, findPayout, payoutStatusView, payoutView } from "../../domain/payouts.js";
+import { PayoutSchema, PayoutStatusSchema, createPayout, findPayout, payoutStatusView, payoutView } from "../../domain/payouts.js";
 import { requireCapability } from "../../http/capability.js";
 import type { AppEnv } from "../../http/env.js";
-import { body, errors, json, security } from "../../http/openapi.js";
-import { amount, digits, isoTime, text } from "../../domain/fields.js";
+import { body, errors, examples, json, security } from "../../http/openapi.js";
+import { amount, digits, text } from "../../domain/fields.js";
 import { router } from "../../http/validation.js";
 import { contextOf } from "../../engine/tenant.js";
+import * as docs from "./payouts-docs.js";
 
 const bankCode = z.string().trim().regex(/^\d{3,6}$/, { message: "Must be a bank code from GET /api/v1/payout/banks." });
 
@@ -33,28 +34,6 @@ const Transfer = z
   })
   .openapi("PayoutTransfer");
 
-const PayoutRecord = z.object({
-  reference: z.string(),
-  amount: z.number(),
-  fee: z.number(),
-  total_deducted: z.number(),
-  net_amount: z.number(),
-  order_no: z.string(),
-  status: z.enum(["pending", "pending_approval", "processing", "completed", "failed"]).openapi({
-    description: "The spec's payout states. `pending` (created, not yet sent) is the real service's; the sandbox never returns it.",
-  }),
-  account: z.string().openapi({ description: "**** followed by the last 4 digits" }),
-  account_name: z.string(),
-  bank_name: z.string(),
-  narration: z.string().nullable(),
-  created_at: isoTime,
-});
-const Payout = PayoutRecord.openapi("Payout");
-const PayoutStatus = PayoutRecord.extend({
-  processed_at: isoTime.nullable(),
-  source: z.string(),
-  error: z.string().nullable(),
-}).openapi("PayoutStatus");
 
 const payouts = requireCapability("payouts");
 
@@ -68,12 +47,18 @@ const banks = createRoute({
   method: "get",
   path: "/banks",
   tags: ["Payouts"],
+  operationId: "listBanks",
   summary: "Banks payouts can be sent to",
+  description: docs.BANKS_DESCRIPTION,
   security,
   middleware: [payouts] as const,
   responses: {
-    200: json(z.object({ success: z.literal(true), data: z.array(z.object({ bank_code: z.string(), bank_name: z.string() })) }), "The bank list"),
-    ...errors(),
+    200: json(
+      z.object({ success: z.literal(true), data: z.array(z.object({ bank_code: z.string(), bank_name: z.string() })) }),
+      "The bank list",
+      docs.BANKS_RESPONSE_EXAMPLES,
+    ),
+    ...errors(docs.BANKS_ERRORS),
   },
 });
 
@@ -81,13 +66,19 @@ const verify = createRoute({
   method: "post",
   path: "/verify-account",
   tags: ["Payouts"],
+  operationId: "verifyAccount",
   summary: "Resolve an account name (name enquiry)",
+  description: docs.VERIFY_DESCRIPTION,
   security,
   middleware: [payouts] as const,
-  request: body(VerifyAccount),
+  request: body(VerifyAccount, docs.VERIFY_BODY_EXAMPLES),
   responses: {
-    200: json(z.object({ success: z.literal(true), data: z.object({ account_number: z.string(), account_name: z.string(), bank_code: z.string() }) }), "The verified account"),
-    ...errors(400, 415, 422),
+    200: json(
+      z.object({ success: z.literal(true), data: z.object({ account_number: z.string(), account_name: z.string(), bank_code: z.string() }) }),
+      "The verified account",
+      docs.VERIFY_RESPONSE_EXAMPLES,
+    ),
+    ...errors(docs.VERIFY_ERRORS),
   },
 });
 
@@ -95,22 +86,32 @@ const transfer = createRoute({
   method: "post",
   path: "/transfer",
   tags: ["Payouts"],
+  operationId: "createPayout",
   summary: "Send money to a bank account",
+  description: docs.TRANSFER_DESCRIPTION,
   security,
   middleware: [payouts, payoutAttempts] as const,
-  request: body(Transfer),
-  responses: { 201: json(z.object({ success: z.literal(true), message: z.string(), data: Payout }), "The payout, debited at once"), ...errors(400, 409, 415, 422) },
+  request: body(Transfer, docs.TRANSFER_BODY_EXAMPLES),
+  responses: {
+    201: json(z.object({ success: z.literal(true), message: z.string(), data: PayoutSchema }), "The payout, debited at once", docs.TRANSFER_RESPONSE_EXAMPLES),
+    ...errors(docs.TRANSFER_ERRORS),
+  },
 });
 
 const status = createRoute({
   method: "get",
   path: "/status",
   tags: ["Payouts"],
+  operationId: "getPayoutStatus",
   summary: "Status of a payout",
+  description: docs.STATUS_DESCRIPTION,
   security,
   middleware: [payouts] as const,
-  request: { query: z.object({ reference: z.string().min(1).max(100) }) },
-  responses: { 200: json(z.object({ success: z.literal(true), data: PayoutStatus }), "The full payout record"), ...errors(404, 422) },
+  request: { query: z.object({ reference: examples(z.string().min(1).max(100), docs.STATUS_PARAM_EXAMPLES) }) },
+  responses: {
+    200: json(z.object({ success: z.literal(true), data: PayoutStatusSchema }), "The full payout record", docs.STATUS_RESPONSE_EXAMPLES),
+    ...errors(docs.STATUS_ERRORS),
+  },
 });
 
 export function payoutRoutes() {

@@ -3,12 +3,7 @@
  * examples are a contract (src/http/openapi.ts, `Example`): each named request, sent to a fresh demo
  * merchant with its sample activity, gets the response of the same name. The bodies are real ones.
  */
-import type { Example, Examples } from "../../http/openapi.js";
-
-const error = (summary: string, error_code: string, message: string, extra: object = {}): Example => ({
-  summary,
-  value: { success: false, message, error_code, ...extra },
-});
+import { errorExample, type Examples } from "../../http/openapi.js";
 
 const AT = "2026-03-02T09:00:00.000Z";
 
@@ -102,17 +97,6 @@ export const CREATE_BODY_EXAMPLES: Examples = {
       bvn: "22212345678",
     },
   },
-  validationError: {
-    summary: "A blank last_name",
-    value: {
-      customer_type: "individual",
-      email: "tunde.bakare@example.com",
-      reference: "customer-tunde",
-      bank: "partnerbank",
-      first_name: "Tunde",
-      last_name: " ",
-    },
-  },
 };
 
 export const CREATE_RESPONSE_EXAMPLES: Examples = {
@@ -160,23 +144,28 @@ export const CREATE_RESPONSE_EXAMPLES: Examples = {
 
 export const CREATE_ERRORS = {
   409: {
-    duplicateReference: error(
+    duplicateReference: errorExample(
       "The reference is taken by another customer or identity",
       "DUPLICATE_REFERENCE",
       "A virtual account with reference customer-ada already exists for another customer or identity; the identity behind an account cannot be changed.",
     ),
   },
   422: {
-    validationError: error("A field breaks its rule (every field is reported)", "VALIDATION_ERROR", "The given data was invalid.", {
-      errors: { last_name: ["Must not be empty."] },
+    validationError: errorExample("Fields break their rules (every field is reported)", "VALIDATION_ERROR", "The given data was invalid.", {
+      errors: {
+        email: ["Must be a valid email address."],
+        bank: ["The only supported bank is partnerbank."],
+        last_name: ["The last_name field is required."],
+        bvn: ["Must be exactly 11 digits."],
+      },
     }),
-    businessWithBvn: error("A business sent with bvn and a bad cac_number", "VALIDATION_ERROR", "The given data was invalid.", {
+    businessWithBvn: errorExample("A business sent with bvn and a bad cac_number", "VALIDATION_ERROR", "The given data was invalid.", {
       errors: {
         cac_number: ["Must start with RC or BN followed by digits, e.g. RC1234567."],
         bvn: ["The bvn field is accepted for individual customers only."],
       },
     }),
-    kycRequired: error(
+    kycRequired: errorExample(
       "An individual without bvn or nin, for a merchant with no KYC of its own",
       "KYC_REQUIRED",
       "No identification for this customer: send bvn or nin, or complete the merchant's own KYC (BVN or NIN).",
@@ -201,10 +190,10 @@ export const GET_RESPONSE_EXAMPLES: Examples = {
 };
 
 export const GET_ERRORS = {
-  404: { notFound: error("No such account for this merchant", "NOT_FOUND", "No virtual account 1234567890.") },
+  404: { notFound: errorExample("No such account for this merchant", "NOT_FOUND", "No virtual account 1234567890.") },
   422: {
-    validationError: error("An account number over 20 characters", "VALIDATION_ERROR", "The given data was invalid.", {
-      errors: { account_number: ["Too big: expected string to have <=20 characters"] },
+    validationError: errorExample("An account number over 20 characters", "VALIDATION_ERROR", "The given data was invalid.", {
+      errors: { account_number: ["Must be at most 20 characters."] },
     }),
   },
 };
@@ -260,9 +249,9 @@ export const STATUS_RESPONSE_EXAMPLES: Examples = {
 };
 
 export const STATUS_ERRORS = {
-  404: { notFound: error("No transfer carried this narration", "NOT_FOUND", "No transaction with reference Order 9999.") },
+  404: { notFound: errorExample("No transfer carried this narration", "NOT_FOUND", "No transaction with reference Order 9999.") },
   422: {
-    validationError: error("No reference sent", "VALIDATION_ERROR", "The given data was invalid.", {
+    validationError: errorExample("No reference sent", "VALIDATION_ERROR", "The given data was invalid.", {
       errors: { reference: ["The reference field is required."] },
     }),
   },

@@ -112,7 +112,7 @@ const getOne = createRoute({
   summary: "Get a virtual account",
   description: docs.GET_DESCRIPTION,
   security,
-  request: { params: z.object({ account_number: examples(z.string().max(20), docs.GET_PARAM_EXAMPLES) }) },
+  request: { params: z.object({ account_number: examples(z.string().max(20, { message: "Must be at most 20 characters." }), docs.GET_PARAM_EXAMPLES) }) },
   responses: {
     200: json(z.object({ success: z.literal(true), data: VirtualAccount }), "The account", docs.GET_RESPONSE_EXAMPLES),
     ...errors(docs.GET_ERRORS),

@@ -18,20 +18,39 @@ import {
 } from "../../domain/cards.js";
 import { toMajor, toMinor } from "../../domain/money.js";
 import { requireCapability } from "../../http/capability.js";
-import { body, errors, json, security, withDefault } from "../../http/openapi.js";
+import { body, errors, examples, json, security, withDefault, type Examples } from "../../http/openapi.js";
 import { amount, email, isoTime, phone, text } from "../../domain/fields.js";
 import { pathId } from "../../http/schemas.js";
 import { router } from "../../http/validation.js";
 import { contextOf } from "../../engine/tenant.js";
+import {
+  CREATE_CARD,
+  CREATE_CARDHOLDER,
+  DESCRIPTIONS,
+  FREEZE,
+  FUND,
+  GET_CARD,
+  GET_CARDHOLDER,
+  LIST_CARDS,
+  TERMINATE,
+  TRANSACTIONS,
+  UNFREEZE,
+  UNLOAD,
+} from "./virtual-cards-docs.js";
 
 const cards = requireCapability("virtual_cards");
 const tags = ["Virtual cards"];
-const idParam = z.object({ id: pathId });
+/** The `{id}` path parameter, with the demo ids each named example request uses. */
+const idParam = (named: Examples) => z.object({ id: examples(pathId, named) });
+/** A whole number within [1, max], from a query string. */
+const count = (max: number) => {
+  const message = `Must be a whole number from 1 to ${max}.`;
+  return z.coerce.number({ message }).int({ message }).min(1, { message }).max(max, { message });
+};
 const paging = z.object({
-  page: withDefault(z.coerce.number().int().min(1).max(1_000_000), 1, "Page number, from 1."),
-  per_page: withDefault(z.coerce.number().int().min(1).max(100), 20, "Cards per page, at most 100."),
+  page: withDefault(count(1_000_000), 1, "Page number, from 1."),
+  per_page: withDefault(count(100), 20, "Cards per page, at most 100."),
 });
-
 
 const CardFields = {
   card_id: z.number().int(),
@@ -73,21 +92,33 @@ const route = <R extends Parameters<typeof createRoute>[0]>(r: R) => createRoute
 const createHolder = route({
   method: "post",
   path: "/cardholders",
+  operationId: "createCardholder",
   summary: "Register a cardholder (repeating an email returns the same cardholder)",
-  request: body(z.object({ first_name: text(100), last_name: text(100), email, phone: phone.optional() }).openapi("CreateCardholder")),
-  responses: { 200: json(CardholderResponse, "The cardholder"), ...errors(400, 415, 422) },
+  description: DESCRIPTIONS.createCardholder,
+  request: body(z.object({ first_name: text(100), last_name: text(100), email, phone: phone.optional() }).openapi("CreateCardholder"), CREATE_CARDHOLDER.body),
+  responses: {
+    200: json(CardholderResponse, "The cardholder", CREATE_CARDHOLDER[200]),
+    ...errors({ 403: CREATE_CARDHOLDER[403], 422: CREATE_CARDHOLDER[422] }),
+  },
 });
 const getHolder = route({
   method: "get",
   path: "/cardholders/{id}",
+  operationId: "getCardholder",
   summary: "Get a cardholder (poll until kyc_status is APPROVED)",
-  request: { params: idParam },
-  responses: { 200: json(CardholderResponse, "The cardholder"), ...errors(404, 422) },
+  description: DESCRIPTIONS.getCardholder,
+  request: { params: idParam(GET_CARDHOLDER.id) },
+  responses: {
+    200: json(CardholderResponse, "The cardholder", GET_CARDHOLDER[200]),
+    ...errors({ 403: GET_CARDHOLDER[403], 404: GET_CARDHOLDER[404], 422: GET_CARDHOLDER[422] }),
+  },
 });
 const issue = route({
   method: "post",
   path: "/",
+  operationId: "createVirtualCard",
   summary: "Issue a virtual card to an APPROVED cardholder",
+  description: DESCRIPTIONS.createVirtualCard,
   request: body(
     z
       .object({
@@ -96,53 +127,88 @@ const issue = route({
         label: text(50).optional(),
       })
       .openapi("IssueCard"),
+    CREATE_CARD.body,
   ),
-  responses: { 200: json(CardResponse, "The new card"), ...errors(400, 404, 415, 422) },
+  responses: {
+    200: json(CardResponse, "The new card", CREATE_CARD[200]),
+    ...errors({ 403: CREATE_CARD[403], 404: CREATE_CARD[404], 422: CREATE_CARD[422] }),
+  },
 });
 const list = route({
   method: "get",
   path: "/",
+  operationId: "listVirtualCards",
   summary: "List cards",
+  description: DESCRIPTIONS.listVirtualCards,
   request: { query: paging },
-  responses: { 200: json(z.object({ success: z.literal(true), data: z.array(Card), pagination: Pagination }), "A page of cards"), ...errors(422) },
+  responses: {
+    200: json(z.object({ success: z.literal(true), data: z.array(Card), pagination: Pagination }), "A page of cards", LIST_CARDS[200]),
+    ...errors({ 403: LIST_CARDS[403], 422: LIST_CARDS[422] }),
+  },
 });
 const getOne = route({
   method: "get",
   path: "/{id}",
+  operationId: "getVirtualCard",
   summary: "Get a card with its balance",
-  request: { params: idParam },
-  responses: { 200: json(CardResponse, "The card"), ...errors(404, 422) },
+  description: DESCRIPTIONS.getVirtualCard,
+  request: { params: idParam(GET_CARD.id) },
+  responses: { 200: json(CardResponse, "The card", GET_CARD[200]), ...errors({ 403: GET_CARD[403], 404: GET_CARD[404], 422: GET_CARD[422] }) },
 });
 const fund = route({
   method: "post",
   path: "/{id}/fund",
+  operationId: "fundVirtualCard",
   summary: "Fund a card from the wallet (amount plus funding fee, at the merchant's USD rate)",
-  request: { params: idParam, ...body(UsdAmount) },
-  responses: { 200: json(Moved, "Funds moved"), ...errors(400, 404, 409, 415, 422) },
+  description: DESCRIPTIONS.fundVirtualCard,
+  request: { params: idParam(FUND.id), ...body(UsdAmount, FUND.body) },
+  responses: { 200: json(Moved, "Funds moved", FUND[200]), ...errors({ 403: FUND[403], 404: FUND[404], 409: FUND[409], 422: FUND[422] }) },
 });
 const unload = route({
   method: "post",
   path: "/{id}/unload",
+  operationId: "unloadVirtualCard",
   summary: "Move funds from a card back to the wallet",
-  request: { params: idParam, ...body(UsdAmount) },
-  responses: { 200: json(Moved, "Funds moved"), ...errors(400, 404, 409, 415, 422) },
+  description: DESCRIPTIONS.unloadVirtualCard,
+  request: { params: idParam(UNLOAD.id), ...body(UsdAmount, UNLOAD.body) },
+  responses: { 200: json(Moved, "Funds moved", UNLOAD[200]), ...errors({ 403: UNLOAD[403], 404: UNLOAD[404], 409: UNLOAD[409], 422: UNLOAD[422] }) },
 });
-const action = (path: "freeze" | "unfreeze" | "terminate", summary: string) =>
+/** Freeze, unfreeze and terminate: no body, the card's new status back. */
+interface ActionDocs {
+  id: Examples;
+  200: Examples;
+  403: Examples;
+  404: Examples;
+  409: Examples;
+  422: Examples;
+}
+const action = (path: "freeze" | "unfreeze" | "terminate", operationId: string, summary: string, description: string, docs: ActionDocs) =>
   route({
     method: "post",
     path: `/{id}/${path}`,
+    operationId,
     summary,
-    request: { params: idParam },
-    responses: { 200: json(StatusChanged, "The card's new status"), ...errors(404, 409, 422) },
+    description,
+    request: { params: idParam(docs.id) },
+    responses: {
+      200: json(StatusChanged, "The card's new status", docs[200]),
+      ...errors({ 403: docs[403], 404: docs[404], 409: docs[409], 422: docs[422] }),
+    },
   });
 const transactions = route({
   method: "get",
   path: "/{id}/transactions",
+  operationId: "listVirtualCardTransactions",
   summary: "The card's own transaction history (funding, unloads, spend)",
-  request: { params: idParam, query: paging },
+  description: DESCRIPTIONS.listVirtualCardTransactions,
+  request: { params: idParam(TRANSACTIONS.id), query: paging },
   responses: {
-    200: json(z.object({ success: z.literal(true), data: z.array(CardTransactionResponse), pagination: Pagination }), "A page of transactions, newest first"),
-    ...errors(404, 422),
+    200: json(
+      z.object({ success: z.literal(true), data: z.array(CardTransactionResponse), pagination: Pagination }),
+      "A page of transactions, newest first",
+      TRANSACTIONS[200],
+    ),
+    ...errors({ 403: TRANSACTIONS[403], 404: TRANSACTIONS[404], 422: TRANSACTIONS[422] }),
   },
 });
 
@@ -180,15 +246,15 @@ export function virtualCardRoutes() {
       const moved = unloadCard(ctx, tenant.state, c.req.valid("param").id, toMinor(c.req.valid("json").amount));
       return c.json(fundsMovedView(ctx, moved, "Card unloaded successfully"), 200);
     })
-    .openapi(action("freeze", "Freeze a card (spend is declined until unfrozen)"), (c) => {
+    .openapi(action("freeze", "freezeVirtualCard", "Freeze a card (spend is declined until unfrozen)", DESCRIPTIONS.freezeVirtualCard, FREEZE), (c) => {
       const card = setCardStatus(c.var.tenant.state, c.req.valid("param").id, "freeze");
       return c.json({ success: true as const, message: "Card frozen successfully", card_id: card.card_id, status: card.status }, 200);
     })
-    .openapi(action("unfreeze", "Unfreeze a frozen card"), (c) => {
+    .openapi(action("unfreeze", "unfreezeVirtualCard", "Unfreeze a frozen card", DESCRIPTIONS.unfreezeVirtualCard, UNFREEZE), (c) => {
       const card = setCardStatus(c.var.tenant.state, c.req.valid("param").id, "unfreeze");
       return c.json({ success: true as const, message: "Card unfrozen successfully", card_id: card.card_id, status: card.status }, 200);
     })
-    .openapi(action("terminate", "Terminate a card permanently (its balance returns to the wallet)"), (c) => {
+    .openapi(action("terminate", "terminateVirtualCard", "Terminate a card permanently (its balance returns to the wallet)", DESCRIPTIONS.terminateVirtualCard, TERMINATE), (c) => {
       const tenant = c.var.tenant;
       const { card, refunded } = terminateCard(contextOf(tenant), tenant.state, c.req.valid("param").id);
       return c.json(

@@ -12,15 +12,17 @@ import {
   purchaseResultView,
   vtuRecordView,
   type PricedPurchase,
+  VtuTransactionSchema,
 } from "../../domain/vtu.js";
 import { requireCapability } from "../../http/capability.js";
 import type { AppEnv } from "../../http/env.js";
-import { body, errors, json, security, withDefault } from "../../http/openapi.js";
-import { amount, isoTime, phone, text } from "../../domain/fields.js";
+import { body, errors, examples, json, security, withDefault, type Examples } from "../../http/openapi.js";
+import { amount, phone, text } from "../../domain/fields.js";
 import { AIRTIME_AMOUNT, ELECTRICITY_AMOUNT, EXAM_QUANTITY } from "../../domain/limits.js";
 import { router } from "../../http/validation.js";
 import { contextOf, type Tenant } from "../../engine/tenant.js";
 import type { Context } from "hono";
+import { AIRTIME, CABLE, CABLE_PLANS, DATA, DATA_PLANS, DESCRIPTIONS, DISCOS, ELECTRICITY, EXAM, EXAM_TYPES, STATUS } from "./vtu-docs.js";
 
 const vtu = requireCapability("vtu");
 const id = (what: string) => z.number({ message: `Must be an integer ${what} id.` }).int({ message: `Must be an integer ${what} id.` }).positive();
@@ -77,44 +79,45 @@ const PurchaseResult = z
   })
   .openapi("VtuPurchaseResult");
 
-const VtuRecord = z
-  .object({
-    success: z.literal(true),
-    reference: z.string(),
-    type: z.literal("debit"),
-    service: z.enum(["airtime", "data", "cable", "electricity", "exam"]),
-    status: z.enum(["Success", "Processing", "Failed"]),
-    amount: z.number(),
-    description: z.string(),
-    date: isoTime,
-    token: z.string().nullable(),
-    pins: z.array(z.object({ pin: z.string(), serial: z.string() })).optional(),
-    transaction_id: z.string(),
-  })
-  .openapi("VtuTransaction");
 
-const listOf = <T extends z.ZodType>(item: T, description: string) =>
-  json(z.object({ success: z.literal(true), data: z.array(item) }), description);
+const listOf = <T extends z.ZodType>(item: T, description: string, named: Examples) =>
+  json(z.object({ success: z.literal(true), data: z.array(item) }), description, named);
 
 const DataPlan = z.object({ id: z.number(), network: z.string(), name: z.string(), plan_type: z.string(), size: z.string(), validity: z.string(), price: z.number() }).openapi("DataPlan");
 const CablePlan = z.object({ id: z.number(), provider_name: z.string(), name: z.string(), validity: z.string(), price: z.number() }).openapi("CablePlan");
 const Disco = z.object({ id: z.number(), code: z.string(), name: z.string(), region: z.string() }).openapi("Disco");
 const ExamType = z.object({ id: z.number(), code: z.string(), name: z.string(), selling_price: z.number() }).openapi("ExamType");
 
-const purchaseRoute = <T extends z.ZodType>(path: string, summary: string, schema: T) =>
+/** A purchase's documentation: its request body examples, and its responses' examples by status. */
+interface PurchaseDocs {
+  body: Examples;
+  200: Examples;
+  403: Examples;
+  422: Examples;
+}
+
+const purchaseRoute = <T extends z.ZodType>(path: string, operationId: string, summary: string, description: string, schema: T, docs: PurchaseDocs) =>
   createRoute({
     method: "post",
     path,
+    operationId,
     tags: ["VTU"],
     summary,
+    description,
     security,
     middleware: [vtu] as const,
-    request: body(schema),
-    responses: { 200: json(PurchaseResult, "The purchase result (top level); a failed purchase is status fail, already refunded"), ...errors(400, 415, 422) },
+    request: body(schema, docs.body),
+    responses: {
+      200: json(PurchaseResult, "The purchase result (top level); a failed purchase is status fail, already refunded", docs[200]),
+      ...errors({ 403: docs[403], 422: docs[422] }),
+    },
   });
 
-const listRoute = <R extends { path: string; summary: string; request?: { query: z.ZodObject } }>(r: R, response: ReturnType<typeof listOf>) =>
-  createRoute({ method: "get", tags: ["VTU"], security, middleware: [vtu] as const, ...r, responses: { 200: response, ...errors(422) } });
+const listRoute = <R extends { path: string; operationId: string; summary: string; description: string; request?: { query: z.ZodObject } }>(
+  r: R,
+  response: ReturnType<typeof listOf>,
+  own: Parameters<typeof errors>[0],
+) => createRoute({ method: "get", tags: ["VTU"], security, middleware: [vtu] as const, ...r, responses: { 200: response, ...errors(own) } });
 
 const providerName = z
   .string()
@@ -122,25 +125,52 @@ const providerName = z
   .toUpperCase()
   .pipe(z.enum(["DSTV", "GOTV", "STARTIMES"], { message: "Must be DSTV, GOTV or Startimes." }));
 const dataPlans = listRoute(
-  { path: "/data-plans", summary: "Data plans", request: { query: z.object({ network: network.optional() }) } },
-  listOf(DataPlan, "Data plans"),
+  {
+    path: "/data-plans",
+    operationId: "listDataPlans",
+    summary: "Data plans",
+    description: DESCRIPTIONS.dataPlans,
+    request: { query: z.object({ network: examples(network.optional(), DATA_PLANS.network) }) },
+  },
+  listOf(DataPlan, "Data plans", DATA_PLANS[200]),
+  { 403: DATA_PLANS[403], 422: DATA_PLANS[422] },
 );
 const cablePlans = listRoute(
-  { path: "/cable-plans", summary: "Cable TV bouquets", request: { query: z.object({ provider_name: providerName.optional() }) } },
-  listOf(CablePlan, "Cable plans"),
+  {
+    path: "/cable-plans",
+    operationId: "listCablePlans",
+    summary: "Cable TV bouquets",
+    description: DESCRIPTIONS.cablePlans,
+    request: { query: z.object({ provider_name: examples(providerName.optional(), CABLE_PLANS.provider_name) }) },
+  },
+  listOf(CablePlan, "Cable plans", CABLE_PLANS[200]),
+  { 403: CABLE_PLANS[403], 422: CABLE_PLANS[422] },
 );
-const discos = listRoute({ path: "/discos", summary: "Electricity distribution companies" }, listOf(Disco, "Discos"));
-const examTypes = listRoute({ path: "/exam-types", summary: "Exam PIN types" }, listOf(ExamType, "Exam types"));
+const discos = listRoute(
+  { path: "/discos", operationId: "listDiscos", summary: "Electricity distribution companies", description: DESCRIPTIONS.discos },
+  listOf(Disco, "Discos", DISCOS[200]),
+  { 403: DISCOS[403] },
+);
+const examTypes = listRoute(
+  { path: "/exam-types", operationId: "listExamTypes", summary: "Exam PIN types", description: DESCRIPTIONS.examTypes },
+  listOf(ExamType, "Exam types", EXAM_TYPES[200]),
+  { 403: EXAM_TYPES[403] },
+);
 
 const status = createRoute({
   method: "get",
   path: "/transaction/status",
+  operationId: "getVtuTransactionStatus",
   tags: ["VTU"],
   summary: "Status of a VTU purchase",
+  description: DESCRIPTIONS.status,
   security,
   middleware: [vtu] as const,
-  request: { query: z.object({ reference: z.string().min(1).max(100) }) },
-  responses: { 200: json(VtuRecord, "The VTU transaction record (top level)"), ...errors(404, 422) },
+  request: { query: z.object({ reference: examples(z.string().min(1).max(100), STATUS.reference) }) },
+  responses: {
+    200: json(VtuTransactionSchema, "The VTU transaction record (top level)", STATUS[200]),
+    ...errors({ 403: STATUS[403], 404: STATUS[404], 422: STATUS[422] }),
+  },
 });
 
 /** Prices the product, debits, applies the planned outcome, and answers with the purchase result. */
@@ -153,23 +183,23 @@ function buy(c: Context<AppEnv>, price: (tenant: Tenant) => PricedPurchase) {
 
 export function vtuRoutes() {
   return router()
-    .openapi(purchaseRoute("/airtime", "Buy airtime", Airtime), (c) => {
+    .openapi(purchaseRoute("/airtime", "buyAirtime", "Buy airtime", DESCRIPTIONS.airtime, Airtime, AIRTIME), (c) => {
       const input = c.req.valid("json");
       return buy(c, () => priceAirtime({ ...input, amount: toMinor(input.amount) }));
     })
-    .openapi(purchaseRoute("/data", "Buy a data plan", Data), (c) => {
+    .openapi(purchaseRoute("/data", "buyData", "Buy a data plan", DESCRIPTIONS.data, Data, DATA), (c) => {
       const input = c.req.valid("json");
       return buy(c, (t) => priceData(contextOf(t), input));
     })
-    .openapi(purchaseRoute("/cable", "Pay a cable TV subscription", Cable), (c) => {
+    .openapi(purchaseRoute("/cable", "payCable", "Pay a cable TV subscription", DESCRIPTIONS.cable, Cable, CABLE), (c) => {
       const input = c.req.valid("json");
       return buy(c, (t) => priceCable(contextOf(t), input));
     })
-    .openapi(purchaseRoute("/electricity", "Buy electricity", Electricity), (c) => {
+    .openapi(purchaseRoute("/electricity", "buyElectricity", "Buy electricity", DESCRIPTIONS.electricity, Electricity, ELECTRICITY), (c) => {
       const input = c.req.valid("json");
       return buy(c, (t) => priceElectricity(contextOf(t), { ...input, amount: toMinor(input.amount) }));
     })
-    .openapi(purchaseRoute("/exam", "Buy exam PINs", Exam), (c) => {
+    .openapi(purchaseRoute("/exam", "buyExamPins", "Buy exam PINs", DESCRIPTIONS.exam, Exam, EXAM), (c) => {
       const input = c.req.valid("json");
       return buy(c, (t) => priceExam(contextOf(t), input));
     })

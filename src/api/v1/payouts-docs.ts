@@ -1,0 +1,380 @@
+/**
+ * What the OpenAPI document says about the payout routes: descriptions and examples. The examples are
+ * a contract (src/http/openapi.ts, `Example`): each named request, sent to a fresh demo merchant with
+ * its sample activity, gets the response of the same name. The bodies are real ones.
+ */
+import { errorExample, invalidExample, type Examples } from "../../http/openapi.js";
+import { DEFAULT_LIMITS, PAYOUT_FEE_CAP, PAYOUT_FEE_PERCENT } from "../../domain/limits.js";
+import { toMajor } from "../../domain/money.js";
+
+const naira = (n: number) => n.toLocaleString("en-US");
+const L = DEFAULT_LIMITS;
+const AT = "2026-03-02T09:00:00.000Z";
+
+/** A valid Guaranty Trust Bank NUBAN (check digit 5) and the name its enquiry resolves to. */
+const GTB = { bank_code: "058", account_number: "0123456785", account_name: "EZE SEGUN FOLAKE", bank_name: "Guaranty Trust Bank" };
+
+const FORBIDDEN = {
+  ipNotWhitelisted: errorExample("The merchant has an IP allowlist without this address", "IP_NOT_WHITELISTED", "Requests from 203.0.113.7 are not allowed for this account."),
+  payoutDisabled: errorExample("Payouts are not enabled on the account", "PAYOUT_DISABLED", "The payouts service is not enabled on this account."),
+};
+
+const INVALID_ACCOUNT = errorExample(
+  "The account number fails the bank's NUBAN check digit",
+  "INVALID_ACCOUNT",
+  "Account 0123456789 could not be resolved at bank 058.",
+);
+
+const SANDBOX_ACCOUNTS = `
+In the sandbox, resolved names are deterministic (the same bank and account number always give the same
+name), and account numbers ending in \`0000\`, \`0001\` or \`0002\` are test accounts that skip the check-digit
+test at any bank (see the transfer's description for what they do).
+`.trim();
+
+// ---- GET /payout/banks ---------------------------------------------------------------------------
+
+export const BANKS_DESCRIPTION = `
+The banks a payout can be sent to, each with the \`bank_code\` that \`POST /api/v1/payout/verify-account\` and
+\`POST /api/v1/payout/transfer\` take (a code not in this list is a 422 \`VALIDATION_ERROR\` on \`bank_code\`).
+
+Codes are CBN bank codes: 3 digits for deposit money banks (e.g. \`058\` Guaranty Trust Bank), longer for
+microfinance banks, fintechs and payment service banks (e.g. \`50515\` Moniepoint). The list is the same for every
+merchant.
+
+A merchant without payouts enabled gets 403 \`PAYOUT_DISABLED\` on every payout endpoint.
+`.trim();
+
+export const BANKS_RESPONSE_EXAMPLES: Examples = {
+  banks: {
+    summary: "The bank list (abridged: the sandbox lists 50 banks, by name)",
+    value: {
+      success: true,
+      data: [
+        { bank_code: "120001", bank_name: "9 Payment Service Bank" },
+        { bank_code: "044", bank_name: "Access Bank" },
+        { bank_code: "011", bank_name: "First Bank of Nigeria" },
+        { bank_code: "058", bank_name: "Guaranty Trust Bank" },
+        { bank_code: "50211", bank_name: "Kuda Microfinance Bank" },
+        { bank_code: "50515", bank_name: "Moniepoint Microfinance Bank" },
+        { bank_code: "999992", bank_name: "OPay (Paycom)" },
+        { bank_code: "033", bank_name: "United Bank for Africa" },
+        { bank_code: "057", bank_name: "Zenith Bank" },
+      ],
+    },
+  },
+};
+
+export const BANKS_ERRORS = { 403: FORBIDDEN };
+
+// ---- POST /payout/verify-account -----------------------------------------------------------------
+
+export const VERIFY_DESCRIPTION = `
+Name enquiry: resolves the name of the holder of \`account_number\` at the bank \`bank_code\`. Verifying the
+account before a transfer is required practice; send the \`account_name\` it returns with the transfer.
+
+- \`bank_code\`: from \`GET /api/v1/payout/banks\`; any other code is a 422 \`VALIDATION_ERROR\` on \`bank_code\`.
+- \`account_number\`: a 10-digit NUBAN. For a 3-digit bank code its last digit is the CBN check digit over the
+  bank code and the first 9 digits; a wrong check digit is refused with 422 \`INVALID_ACCOUNT\`, the same code a
+  transfer to that account gets. Longer bank codes (microfinance banks, fintechs, payment service banks) often use
+  phone-number accounts with no check digit, so only the 10-digit format is checked for them.
+- An account that does not resolve at the bank is also 422 \`INVALID_ACCOUNT\`.
+
+Name enquiries are not payout attempts: they do not count against the payout attempt caps.
+
+${SANDBOX_ACCOUNTS} An account number ending in \`0000\` never resolves (422 \`INVALID_ACCOUNT\`), and an outcome
+rule with target \`verify_account\` and outcome \`not_found\` (\`POST /sandbox/v1/outcomes\`) makes the matching
+enquiries fail the same way.
+`.trim();
+
+export const VERIFY_BODY_EXAMPLES: Examples = {
+  verified: {
+    summary: "A valid Guaranty Trust Bank NUBAN",
+    value: { bank_code: GTB.bank_code, account_number: GTB.account_number },
+  },
+  invalidAccount: {
+    summary: "A wrong check digit (0123456785 is the valid number)",
+    value: { bank_code: "058", account_number: "0123456789" },
+  },
+  accountNotFound: {
+    summary: "An account the bank does not know (in the sandbox: one ending 0000)",
+    value: { bank_code: "058", account_number: "0123450000" },
+  },
+  unknownBankCode: {
+    summary: "A bank code that is not in the bank list",
+    value: { bank_code: "777", account_number: "0123456785" },
+  },
+};
+
+export const VERIFY_RESPONSE_EXAMPLES: Examples = {
+  verified: {
+    summary: "The account holder's name, as the bank holds it",
+    value: { success: true, data: { account_number: GTB.account_number, account_name: GTB.account_name, bank_code: GTB.bank_code } },
+  },
+};
+
+export const VERIFY_ERRORS = {
+  403: FORBIDDEN,
+  422: {
+    invalidAccount: INVALID_ACCOUNT,
+    accountNotFound: errorExample("The account does not resolve at the bank", "INVALID_ACCOUNT", "Account 0123450000 could not be resolved at bank 058."),
+    unknownBankCode: invalidExample("A bank code not in the bank list", { bank_code: ["Unknown bank_code: use a code from GET /api/v1/payout/banks."] }),
+    badFormat: invalidExample("A malformed bank code and account number", { bank_code: ["Must be a bank code from GET /api/v1/payout/banks."], account_number: ["Must be exactly 10 digits."] }),
+  },
+};
+
+// ---- POST /payout/transfer -----------------------------------------------------------------------
+
+export const TRANSFER_DESCRIPTION = `
+Sends money from the wallet to a Nigerian bank account. Answers **201** with the payout record. The wallet is
+debited \`total_deducted\` (\`amount + fee\`) **at once**, before the transfer settles.
+
+**Body**
+
+- \`amount\`: Naira, at most two decimals, between the account's payout minimum and maximum (defaults
+  ${naira(L.payout_min)} and ${naira(L.payout_max)}): outside them, 422 \`AMOUNT_BELOW_MINIMUM\` or \`AMOUNT_ABOVE_MAXIMUM\`.
+- \`bank_code\`: from \`GET /api/v1/payout/banks\` (any other code: 422 \`VALIDATION_ERROR\` on \`bank_code\`).
+- \`account_number\`: a 10-digit NUBAN; for a 3-digit bank code its check digit must be right, else 422
+  \`INVALID_ACCOUNT\` (the same code as \`POST /api/v1/payout/verify-account\`). Verify the account first.
+- \`account_name\`: the name account verification returned. \`bank_name\`: the bank's display name.
+- \`reference\` (optional, at most 100 characters: letters, digits and \`- _ . : /\`): unique across all the merchant's
+  payouts; one already used is refused with 409 \`DUPLICATE_REFERENCE\` and nothing is debited, so a retry with the same
+  reference never pays twice. Generated by the service (\`PAYOUT_...\`) when left out.
+- \`narration\` (optional, at most 200 characters): the transfer's description.
+
+**Fee:** ${PAYOUT_FEE_PERCENT}% of the amount, rounded half-up to the kobo, capped at ${naira(toMajor(PAYOUT_FEE_CAP))} Naira.
+\`net_amount\` equals \`amount\`: the fee is charged on top.
+
+**Checks, in this order** (the first that fails answers, and nothing is debited): the body's fields (422
+\`VALIDATION_ERROR\`, every bad field reported), bank code and account number (422), reference (409), minimum and maximum amount (422), the rolling hourly and daily payout amount limits
+(defaults ${naira(L.payout_hourly_amount)} and ${naira(L.payout_daily_amount)} Naira; failed payouts do not count: 422
+\`HOURLY_LIMIT_EXCEEDED\` or \`DAILY_LIMIT_EXCEEDED\`), then the wallet balance (\`total_deducted\` more than the balance:
+422 \`INSUFFICIENT_BALANCE\`).
+
+**Attempt caps:** every call counts, accepted or refused (even one with an invalid body): at most
+${L.payout_attempts_per_ip_per_hour} per rolling hour from one client IP, counted per merchant (429 \`IP_RATE_LIMITED\`), and the account's own hourly cap
+(default ${L.payout_attempts_per_hour}; 429 \`RATE_LIMITED\`). Both carry \`retry_after\` (seconds) and a \`Retry-After\` header.
+
+**States**
+
+| Created as | When | Then |
+|---|---|---|
+| \`processing\` (message "Transfer is processing") | \`amount\` below the account's review threshold (default ${naira(L.payout_review_threshold)} Naira) | \`completed\` when the bank confirms, or \`failed\` with \`total_deducted\` returned to the wallet |
+| \`pending_approval\` (message "Transfer is awaiting approval") | \`amount\` at or above the review threshold | debited (reserved) and held until an admin approves it (then \`processing\`); a rejection makes it \`failed\` and returns the funds |
+
+The outcome is sent to the webhook (\`payout.completed\` or \`payout.failed\`) and shown by \`GET /api/v1/payout/status\`.
+\`pending\` (created, not yet sent) is a state of the real service that the sandbox never returns.
+
+A merchant without payouts enabled gets 403 \`PAYOUT_DISABLED\`.
+
+**In the sandbox:** a \`processing\` payout completes after the merchant's \`payout_settlement_seconds\` (default 30).
+Account numbers ending in \`0001\` fail at settlement ("Transfer failed at the beneficiary bank"), \`0000\` fail
+("Beneficiary account not found"), and \`0002\` stay \`processing\` until forced; these test accounts skip the
+check-digit test at any bank. An outcome rule with target \`payout\` (\`POST /sandbox/v1/outcomes\`) takes precedence.
+Move a payout by hand with \`POST /sandbox/v1/payouts/{reference}/approve\`, \`/reject\`, \`/complete\` or \`/fail\`, and
+change the limits with \`PATCH /sandbox/v1/merchant\` (\`limits\`). The demo merchant's wallet holds less than the review
+threshold after its sample activity: fund it (\`POST /sandbox/v1/wallet/fund\`) before sending a payout to be held.
+`.trim();
+
+export const TRANSFER_BODY_EXAMPLES: Examples = {
+  processing: {
+    summary: "NGN 25,000 to a verified account (a reference is generated)",
+    value: { amount: 25000, ...GTB, narration: "Invoice INV-2207" },
+  },
+  invalidAccount: {
+    summary: "A wrong NUBAN check digit (0123456785 is the valid number)",
+    value: { amount: 25000, ...GTB, account_number: "0123456789", narration: "Invoice INV-2207" },
+  },
+  duplicateReference: {
+    summary: "A reference the merchant already used (the demo's held payout)",
+    value: { amount: 25000, ...GTB, reference: "demo-payout-held", narration: "Invoice INV-2207" },
+  },
+  amountBelowMinimum: {
+    summary: "Less than the account's payout minimum",
+    value: { amount: 50, ...GTB, narration: "Test transfer" },
+  },
+  amountAboveMaximum: {
+    summary: "More than the account's maximum per payout",
+    value: { amount: 7500000, ...GTB, narration: "Property deposit" },
+  },
+  insufficientBalance: {
+    summary: "More than the wallet holds (amount + fee)",
+    description: "NGN 1,000,000 is at the review threshold, so it would be held as pending_approval if the wallet could cover it.",
+    value: { amount: 1000000, ...GTB, narration: "Supplier settlement" },
+  },
+  validationError: {
+    summary: "An amount with three decimals",
+    value: { amount: 2500.555, ...GTB, narration: "Invoice INV-2207" },
+  },
+};
+
+const payout = (over: Record<string, unknown>) => ({
+  reference: "PAYOUT_32WJPO77L0TUWTZ5",
+  amount: 25000,
+  fee: 250,
+  total_deducted: 25250,
+  net_amount: 25000,
+  order_no: "PO_66WQ301SA53A0KGZ",
+  status: "processing",
+  account: "****6785",
+  account_name: GTB.account_name,
+  bank_name: GTB.bank_name,
+  narration: "Invoice INV-2207",
+  created_at: AT,
+  ...over,
+});
+
+export const TRANSFER_RESPONSE_EXAMPLES: Examples = {
+  processing: {
+    summary: "Below the review threshold: sent at once",
+    value: { success: true, message: "Transfer is processing", data: payout({}) },
+  },
+  heldForReview: {
+    summary: "At or above the review threshold: held as pending_approval",
+    description:
+      "The answer to NGN 1,500,000 to 0698765438 at Access Bank with reference INV-2026-0042, from a wallet that covers it " +
+      "(the fresh demo merchant's does not: fund it first). The fee is capped at NGN 1,000.",
+    value: {
+      success: true,
+      message: "Transfer is awaiting approval",
+      data: payout({
+        reference: "INV-2026-0042",
+        amount: 1500000,
+        fee: 1000,
+        total_deducted: 1501000,
+        net_amount: 1500000,
+        order_no: "PO_K19EW3WDCDSY7BIO",
+        status: "pending_approval",
+        account: "****5438",
+        account_name: "UCHE YETUNDE ZAINAB",
+        bank_name: "Access Bank",
+        narration: "Equipment purchase",
+      }),
+    },
+  },
+};
+
+const retryAfter = (summary: string, code: string, message: string, seconds: number) => errorExample(summary, code, message, { retry_after: seconds });
+
+export const TRANSFER_ERRORS = {
+  403: FORBIDDEN,
+  409: {
+    duplicateReference: errorExample("The reference is already used by another payout", "DUPLICATE_REFERENCE", "A payout with reference demo-payout-held already exists."),
+  },
+  422: {
+    invalidAccount: INVALID_ACCOUNT,
+    amountBelowMinimum: errorExample("Below the account's payout minimum", "AMOUNT_BELOW_MINIMUM", `The minimum payout is NGN ${L.payout_min.toFixed(2)}.`),
+    amountAboveMaximum: errorExample("Above the account's maximum per payout", "AMOUNT_ABOVE_MAXIMUM", `The maximum payout per transaction is NGN ${L.payout_max.toFixed(2)}.`),
+    insufficientBalance: errorExample(
+      "The wallet cannot cover amount + fee (nothing is debited)",
+      "INSUFFICIENT_BALANCE",
+      "Insufficient wallet balance: NGN 1001000.00 needed, NGN 836850.00 available.",
+    ),
+    hourlyLimitExceeded: errorExample(
+      "The payout would take the rolling hour over the account's limit",
+      "HOURLY_LIMIT_EXCEEDED",
+      `This payout would exceed the hourly payout limit of NGN ${L.payout_hourly_amount.toFixed(2)} (NGN 17500000.00 used).`,
+    ),
+    dailyLimitExceeded: errorExample(
+      "The payout would take the rolling 24 hours over the account's limit",
+      "DAILY_LIMIT_EXCEEDED",
+      `This payout would exceed the daily payout limit of NGN ${L.payout_daily_amount.toFixed(2)} (NGN 98000000.00 used).`,
+    ),
+    validationError: invalidExample("A field breaks its rule (every field is reported)", { amount: ["Must have at most two decimal places."] }),
+    missingFields: invalidExample("A short account number and no account_name", { account_number: ["Must be exactly 10 digits."], account_name: ["The account_name field is required."] }),
+  },
+  429: {
+    ipRateLimited: retryAfter(
+      `Over ${L.payout_attempts_per_ip_per_hour} payout attempts in an hour from one IP`,
+      "IP_RATE_LIMITED",
+      `Too many payout attempts from 203.0.113.7: at most ${L.payout_attempts_per_ip_per_hour} per hour.`,
+      1260,
+    ),
+    payoutAttemptsExceeded: retryAfter(
+      "Over the account's payout attempts per hour",
+      "RATE_LIMITED",
+      `Too many payout attempts: at most ${L.payout_attempts_per_hour} per hour for this account.`,
+      845,
+    ),
+    rateLimited: retryAfter(
+      "Over the merchant's requests per minute",
+      "RATE_LIMITED",
+      `Too many requests: at most ${naira(L.requests_per_minute)} per minute for this account.`,
+      12,
+    ),
+  },
+};
+
+// ---- GET /payout/status --------------------------------------------------------------------------
+
+export const STATUS_DESCRIPTION = `
+The full payout record, by the \`reference\` the transfer was sent with (or the one generated for it). A reference
+the merchant never used: 404 \`NOT_FOUND\`.
+
+Beyond the transfer's answer it carries \`processed_at\` (when the payout completed or failed; null before),
+\`source\` (\`api\`) and \`error\` (why it failed; null otherwise). \`status\` is one of:
+
+- \`pending_approval\`: at or above the review threshold, debited and waiting for an admin.
+- \`processing\`: sent to the bank.
+- \`completed\`: delivered.
+- \`failed\`: refused by the bank or rejected by an admin; \`total_deducted\` is back in the wallet.
+
+The outcome is also sent to the webhook (\`payout.completed\` or \`payout.failed\`), so polling is optional.
+A merchant without payouts enabled gets 403 \`PAYOUT_DISABLED\`.
+`.trim();
+
+export const STATUS_PARAM_EXAMPLES: Examples = {
+  processing: { summary: "The demo payout that stays processing (account ending 0002)", value: "demo-payout-processing" },
+  heldForReview: { summary: "The demo payout held for review", value: "demo-payout-held" },
+  notFound: { summary: "A reference the merchant never used", value: "no-such-payout" },
+};
+
+const statusRecord = (over: Record<string, unknown>) => ({
+  reference: "demo-payout-processing",
+  amount: 5000,
+  fee: 50,
+  total_deducted: 5050,
+  net_amount: 5000,
+  order_no: "PO_W9B8N1Q40ZEZ82JA",
+  status: "processing",
+  account: "****0002",
+  account_name: "ALIYU BABAJIDE",
+  bank_name: "Guaranty Trust Bank",
+  narration: "Refund for order 1001",
+  created_at: AT,
+  processed_at: null,
+  source: "api",
+  error: null,
+  ...over,
+});
+
+export const STATUS_RESPONSE_EXAMPLES: Examples = {
+  processing: { summary: "Sent to the bank, not settled yet", value: { success: true, data: statusRecord({}) } },
+  heldForReview: {
+    summary: "Held for an admin's approval",
+    value: {
+      success: true,
+      data: statusRecord({
+        reference: "demo-payout-held",
+        amount: 1500000,
+        fee: 1000,
+        total_deducted: 1501000,
+        net_amount: 1500000,
+        order_no: "PO_V4MUVUIU0KL3C47G",
+        status: "pending_approval",
+        account: "****3003",
+        account_name: "ADEYEMI IBRAHIM IFEOMA",
+        narration: "Supplier settlement",
+      }),
+    },
+  },
+  failed: {
+    summary: "Failed at the bank: the funds are back in the wallet",
+    value: { success: true, data: statusRecord({ status: "failed", processed_at: "2026-03-02T09:00:30.000Z", error: "Transfer failed at the beneficiary bank" }) },
+  },
+};
+
+export const STATUS_ERRORS = {
+  403: FORBIDDEN,
+  404: { notFound: errorExample("No payout with this reference", "NOT_FOUND", "No payout with reference no-such-payout.") },
+  422: { validationError: invalidExample("No reference sent", { reference: ["The reference field is required."] }) },
+};

@@ -1,0 +1,46 @@
+/**
+ * The demo merchant as the OpenAPI examples show it: the deterministic objects its sample activity
+ * (fixtures/demo-activity.json) makes on every start, which path and query examples name, and the
+ * records shared by more than one operation's examples. test/platform/openapi-examples.test.ts proves
+ * the ids against a fresh demo merchant.
+ */
+
+/** The demo merchant's objects. */
+export const DEMO = {
+  merchantId: "mch_demo",
+  virtualAccount: "5721596598",
+  checkout: "CHK_EIHCVSQ8DN0DMC5D",
+  heldPayout: "demo-payout-held",
+  processingPayout: "demo-payout-processing",
+  vtu: "VTU_4FI280WZB7U0CVYV",
+  event: "EVT_48GKWQH95ZQU17A9",
+  rule: "rule_1",
+} as const;
+
+/** The time every example shows: the demo merchant's clock when its sample activity ran. */
+export const AT = "2026-03-02T09:00:00.000Z";
+
+/** The base URL of links in examples: the sandbox as `npm start` serves it. */
+export const EXAMPLE_BASE_URL = "http://127.0.0.1:4010";
+
+/** The demo payment link's record (GET /api/v1/checkout/status), pending or paid at AT. */
+export const demoCheckoutRecord = (status: "pending" | "paid") => ({
+  reference: DEMO.checkout,
+  transaction_id: "TXN_I2RP4Z8D7JHGS3FK",
+  order_no: "TXN_I2RP4Z8D7JHGS3FK",
+  status,
+  amount: 12500,
+  currency: "NGN",
+  description: "Jollof rice for two",
+  customer_email: "ada@example.com",
+  customer_name: null,
+  redirect_url: null,
+  account_number: "5836420702",
+  account_name: "Mama Put Foods Ltd Checkout",
+  bank_name: "Partner Bank (Sandbox)",
+  created_at: AT,
+  expires_at: "2026-03-02T09:30:00.000Z",
+  paid_at: status === "paid" ? AT : null,
+  payment_link: `${EXAMPLE_BASE_URL}/pay/${DEMO.checkout}`,
+  checkout_url: `${EXAMPLE_BASE_URL}/processor/checkout/${DEMO.checkout}`,
+});

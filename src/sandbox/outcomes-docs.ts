@@ -1,0 +1,120 @@
+/**
+ * What the OpenAPI document says about outcome rules: descriptions and examples (real bodies; see
+ * control-docs.ts for the contract they keep).
+ */
+import { errorExample, type Examples } from "../http/openapi.js";
+import { AT, DEMO } from "../http/demo-examples.js";
+import { validationError } from "./control-docs.js";
+
+// ---- POST /sandbox/v1/outcomes -------------------------------------------------------------------
+
+export const CREATE_DESCRIPTION = `
+Adds an outcome rule: how the next matching objects of the calling merchant end, in place of the sandbox's
+defaults and magic values. A rule is looked up when an object is created (a payout, a VTU purchase, a cardholder,
+an account verification, a card funding) or when a webhook attempt is made, so it never changes objects that
+already exist. The newest matching rule wins. Answers 201 with the rule and its \`id\` (\`rule_N\`).
+
+| \`target\` | \`outcome\` | \`delay_seconds\` | Fields \`match\` can use |
+|---|---|---|---|
+| \`payout\` | \`completed\`, \`failed\` (funds returned), \`processing\` (held until forced) | Settlement delay | \`reference\`, \`amount\`, \`bank_code\`, \`account_number\`, \`account_name\`, \`bank_name\`, \`narration\` |
+| \`vtu\` | \`success\`, \`fail\` (at once, refunded), \`processing_success\`, \`processing_fail\`, \`processing\` (held until forced) | When processing settles | \`service\`, \`amount\`, \`phone\`, \`network\`, \`airtime_type\`, \`data_plan_id\`, \`provider_name\`, \`cable_plan_id\`, \`smart_card_number\`, \`disco_id\`, \`meter_number\`, \`meter_type\`, \`exam_type_id\`, \`quantity\` |
+| \`kyc\` | \`approved\`, \`pending\` (never approves by itself) | KYC delay | \`email\`, \`first_name\`, \`last_name\`, \`phone\` |
+| \`verify_account\` | \`not_found\` (422 \`INVALID_ACCOUNT\`) | (none) | \`bank_code\`, \`account_number\` |
+| \`card_fund\` | \`failed\` (422 \`CARD_FUNDING_FAILED\`, nothing charged) | (none) | \`card_id\`, \`amount\` (USD) |
+| \`webhook\` | \`duplicate\`, \`delay\`, \`out_of_order\`, \`bad_signature\`, \`drop\` | The wait of \`delay\` (default 60) | \`event\` |
+
+- \`match\` (optional, at most 20 fields): values the request must have, compared as text and case-insensitively
+  (\`{ "amount": 5000 }\` matches 5000, \`{ "network": "MTN" }\` matches \`mtn\`). A field the target does not have
+  never matches. Without \`match\`, the rule applies to every object of its target.
+- \`outcome\`: one of its target's (else 422 on \`outcome\`).
+- \`delay_seconds\` (optional, 0 to 31,536,000): replaces the merchant's delay for the matching object.
+- \`times\` (optional, 1 to 1,000,000): uses before the rule removes itself. Without it the rule lasts until deleted.
+- A merchant holds at most 100 rules: beyond, 422 (delete some with DELETE /sandbox/v1/outcomes).
+
+Webhook faults apply to the attempts the sandbox makes by itself (first attempts and retries), not to
+redeliveries. Rules belong to one merchant, and POST /sandbox/v1/reset clears them.`.trim();
+
+export const CREATE_BODY_EXAMPLES: Examples = {
+  failOnePayout: {
+    summary: "The next payout to account 0123456789 fails at settlement",
+    value: { target: "payout", match: { account_number: "0123456789" }, outcome: "failed", times: 1 },
+  },
+  slowAirtime: {
+    summary: "Airtime purchases stay processing for 2 minutes, then fail (refunded)",
+    value: { target: "vtu", match: { service: "airtime" }, outcome: "processing_fail", delay_seconds: 120 },
+  },
+  duplicateWebhook: {
+    summary: "The next payout.completed webhook is delivered twice",
+    value: { target: "webhook", match: { event: "payout.completed" }, outcome: "duplicate", times: 1 },
+  },
+  invalidOutcome: {
+    summary: "An outcome the target does not have",
+    value: { target: "payout", outcome: "exploded" },
+  },
+};
+
+const rule = (id: string, target: string, match: Record<string, unknown> | null, outcome: string, delay_seconds: number | null, times: number | null) => ({
+  success: true,
+  data: { id, target, match, outcome, delay_seconds, times, created_at: AT },
+});
+
+export const CREATE_RESPONSE_EXAMPLES: Examples = {
+  failOnePayout: { summary: "The rule, used once", value: rule("rule_2", "payout", { account_number: "0123456789" }, "failed", null, 1) },
+  slowAirtime: { summary: "The rule, until deleted", value: rule("rule_2", "vtu", { service: "airtime" }, "processing_fail", 120, null) },
+  duplicateWebhook: { summary: "The webhook fault, used once", value: rule("rule_2", "webhook", { event: "payout.completed" }, "duplicate", null, 1) },
+};
+
+export const CREATE_ERRORS = {
+  422: {
+    invalidOutcome: validationError("Not an outcome of the target", "outcome", "For target payout the outcome must be one of: completed, failed, processing."),
+    tooManyRules: validationError(
+      "The merchant already holds 100 rules",
+      "target",
+      "A merchant holds at most 100 outcome rules: delete some first (DELETE /sandbox/v1/outcomes).",
+    ),
+  },
+};
+
+// ---- GET /sandbox/v1/outcomes --------------------------------------------------------------------
+
+export const LIST_DESCRIPTION = `
+The calling merchant's outcome rules, oldest first (the newest matching one wins). \`times\` shows the uses left
+(null: until deleted); a rule whose uses are spent is gone from the list. \`match\` is null for a rule that applies
+to every object of its target.`.trim();
+
+export const LIST_RESPONSE_EXAMPLES: Examples = {
+  rules: {
+    summary: "The demo merchant's rule: payouts with reference will-fail fail at settlement",
+    value: { success: true, data: [rule(DEMO.rule, "payout", { reference: "will-fail" }, "failed", null, null).data] },
+  },
+};
+
+// ---- DELETE /sandbox/v1/outcomes -----------------------------------------------------------------
+
+export const CLEAR_DESCRIPTION = `
+Deletes every outcome rule of the calling merchant, so objects created from now on end by the sandbox's defaults
+and magic values again. Objects that already exist keep the outcome decided when they were created. The message
+says how many rules were deleted (0 is not an error).`.trim();
+
+export const CLEAR_RESPONSE_EXAMPLES: Examples = {
+  cleared: { summary: "The demo merchant's one rule deleted", value: { success: true, message: "1 outcome rule(s) deleted" } },
+};
+
+// ---- DELETE /sandbox/v1/outcomes/{id} ------------------------------------------------------------
+
+export const DELETE_DESCRIPTION = `
+Deletes one outcome rule of the calling merchant, by its \`id\` (\`rule_N\`, from POST or GET /sandbox/v1/outcomes).
+Objects that already exist keep the outcome decided when they were created. An unknown id gets 404 \`NOT_FOUND\`.`.trim();
+
+export const DELETE_PARAM_EXAMPLES: Examples = {
+  deleteRule: { summary: "The demo merchant's rule", value: DEMO.rule },
+  notFound: { summary: "No rule with this id", value: "rule_99" },
+};
+
+export const DELETE_RESPONSE_EXAMPLES: Examples = {
+  deleteRule: { summary: "Deleted", value: { success: true, message: "Outcome rule deleted" } },
+};
+
+export const DELETE_ERRORS = {
+  404: { notFound: errorExample("No rule with this id", "NOT_FOUND", "No outcome rule rule_99.") },
+};

@@ -1,0 +1,116 @@
+/**
+ * What the OpenAPI document says about loading a scenario: description and examples (real bodies;
+ * see control-docs.ts for the contract they keep). The examples are small scenarios in the format of
+ * scenarios/*.yaml, without a seed, so that loading one again works.
+ */
+import { errorExample, type Examples } from "../http/openapi.js";
+
+export const LOAD_DESCRIPTION = `
+Loads a scenario into new merchants of this running sandbox and returns their keys and the scenario's named
+objects. **No authentication: send no keys.** Use it to set up the state an SDK or integration test needs in one
+call: merchants with their balances and settings, virtual accounts, cardholders, cards, payment links, outcome
+rules, and a timeline of outside events. Answers 201.
+
+The body is the scenario as JSON, or \`{ "yaml": "<the file's text>" }\` (the format of the files in \`scenarios/\`):
+
+- \`name\` (required), \`description\`.
+- \`merchants\` (1 to 20): an alias for each, with any setting of POST /sandbox/v1/merchants (\`wallet_balance\`,
+  \`webhook_url\`, \`webhook_capture\`, \`limits\`...), and optional fixed \`api_key\`, \`api_secret\`, \`webhook_secret\`.
+- \`virtual_accounts\`, \`cardholders\` (\`approved: true\` skips KYC), \`cards\` (\`fund\` in USD, charged to the
+  wallet), \`payment_links\`: each named with \`as\` (and \`merchant: <alias>\` when there are several merchants); at
+  most 1,000 of each.
+- \`outcomes\`: outcome rules, as POST /sandbox/v1/outcomes takes them (at most 100).
+- \`timeline\`: outside events at offsets on the merchant's clock (\`at: "+5m"\`, or an ISO time), each a \`transfer\`
+  into a virtual account or a \`pay_link\`; they happen when the clock reaches them (POST /sandbox/v1/clock/advance).
+- \`start\`: the time every merchant's clock starts at (default 2026-01-05T09:00:00Z). The clocks are manual.
+- \`seed\`: identifiers, account numbers and PANs repeat from one fresh sandbox to the next; in a running sandbox an
+  account number or reference another merchant holds is never reused, so loading a scenario twice works.
+- \`steps\` are checked but not run here (\`merchant-sandbox run\` runs them).
+
+\`webhook_capture\` gives a merchant the sandbox's built-in receiver: deliveries are signed and logged (GET
+/sandbox/v1/webhook-deliveries) without a \`webhook_url\`.
+
+The response: \`name\`, \`merchants\` (each alias's \`merchant_id\`, \`api_key\`, \`api_secret\`, \`webhook_secret\`)
+and \`objects\` (each \`as\` name's account number, reference or id).
+
+Loading is all or nothing: an invalid scenario gets 422 \`VALIDATION_ERROR\` naming the path in the document, and
+no merchant is left behind. Limits: 60 loads per client IP per rolling minute (5 with \`--shared\`; 429
+\`QUOTA_EXCEEDED\` with \`retry_after\`), the sandbox's \`--max-merchants\` (429 \`MERCHANT_LIMIT_REACHED\`), a 1 MB body
+nested at most 32 levels.`.trim();
+
+const VA_SCENARIO = {
+  name: "Virtual account funding",
+  merchants: { shop: { business_name: "Mama Put Foods Ltd", wallet_balance: 0, kyc: { bvn: "22212345678" }, webhook_capture: {} } },
+  virtual_accounts: [{ as: "ada_account", email: "ada@example.com", reference: "customer-ada", first_name: "Ada", last_name: "Obi" }],
+  timeline: [{ at: "+5m", transfer: { to: "ada_account", amount: 5000, narration: "Order 1001" } }],
+};
+
+const LINK_YAML = `name: Payment link waiting for its customer
+merchants:
+  shop: { business_name: Mama Put Foods Ltd, wallet_balance: 0, webhook_capture: {} }
+payment_links:
+  - { as: jollof, amount: 12500, description: Jollof rice for two }
+`;
+
+export const LOAD_BODY_EXAMPLES: Examples = {
+  virtualAccountFunding: {
+    summary: "JSON: a merchant with a virtual account, and a transfer into it 5 minutes in",
+    value: VA_SCENARIO,
+  },
+  paymentLinkYaml: {
+    summary: "YAML: a merchant with a payment link of NGN 12,500",
+    value: { yaml: LINK_YAML },
+  },
+  unknownAlias: {
+    summary: "A timeline transfer to a virtual account the scenario does not declare",
+    value: { ...VA_SCENARIO, timeline: [{ at: "+5m", transfer: { to: "bola_account", amount: 5000 } }] },
+  },
+};
+
+const loaded = (name: string, merchant: Record<string, string>, objects: Record<string, string>) => ({
+  success: true,
+  data: { name, merchants: { shop: merchant }, objects },
+});
+
+export const LOAD_RESPONSE_EXAMPLES: Examples = {
+  virtualAccountFunding: {
+    summary: "The merchant's keys, and the virtual account's number",
+    value: loaded(
+      "Virtual account funding",
+      {
+        merchant_id: "mch_GLkhfKl6zm9s7x",
+        api_key: "pk_test_c9omZCzJFoRCnDBnNpPV7Ne3",
+        api_secret: "sk_test_MPQrEeLcn0364zPjKC0UC7IIICrMHbgC",
+        webhook_secret: "whsec_FbCB2PiaUHQw8SjSBDSt7u4x58opQqsJ",
+      },
+      { ada_account: "4970060607" },
+    ),
+  },
+  paymentLinkYaml: {
+    summary: "The merchant's keys, and the link's reference",
+    value: loaded(
+      "Payment link waiting for its customer",
+      {
+        merchant_id: "mch_RE7tJGoV0n2zbk",
+        api_key: "pk_test_tVieioln58Z0K7VEKOvw04sa",
+        api_secret: "sk_test_YFoYR9kX0mr7dHRYRTevY5jzL0NwgGh9",
+        webhook_secret: "whsec_xigBRIj6nxb3ZEmICIvtuYLn7OQLQvVA",
+      },
+      { jollof: "CHK_L6CUD3ZFQ0AQDS85" },
+    ),
+  },
+};
+
+export const LOAD_ERRORS = {
+  422: {
+    unknownAlias: errorExample("The scenario refers to an object it does not declare", "VALIDATION_ERROR", 'The scenario is invalid: no virtual account "bola_account"', {
+      errors: { "timeline.0.transfer.to": ['no virtual account "bola_account"'] },
+    }),
+    invalidField: errorExample("A field breaks its rule (the path names it)", "VALIDATION_ERROR", "The scenario is invalid: Must have at most two decimal places.", {
+      errors: { "merchants.shop.wallet_balance": ["Must have at most two decimal places."] },
+    }),
+    tooDeep: errorExample("A body nested deeper than 32 levels", "VALIDATION_ERROR", "The request body nests deeper than 32 levels.", {
+      errors: { body: ["Must nest at most 32 levels deep."] },
+    }),
+  },
+};
