@@ -7,11 +7,25 @@ export class DomainError extends Error {
   constructor(
     readonly code: DomainErrorCode,
     message: string,
-    readonly details: { errors?: Record<string, string[]>; retry_after?: number } = {},
+    readonly details: ErrorDetails = {},
   ) {
     super(message);
     this.name = "DomainError";
   }
+}
+
+/** What an error carries beside its code and message (http/errors.ts puts it in the envelope). */
+export interface ErrorDetails {
+  errors?: Record<string, string[]>;
+  /** Seconds until the refused request would be admitted, on the clock its cap counts. */
+  retry_after?: number;
+  /**
+   * false when `retry_after` is not real time (a cap on a manual merchant clock): the HTTP
+   * `Retry-After` header means real seconds, so it is left out rather than sent untrue.
+   */
+  retry_after_header?: boolean;
+  /** The record a refusal is about, for the client to reconcile from (DUPLICATE_REFERENCE on a payout). */
+  data?: unknown;
 }
 
 export type DomainErrorCode =

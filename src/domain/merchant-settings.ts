@@ -19,10 +19,10 @@ export const LimitsSchema = z
     payout_max: limit(`Largest single payout in Naira (default ${DEFAULTS.limits.payout_max}).`),
     payout_hourly_amount: limit(`Naira paid out per rolling hour (default ${DEFAULTS.limits.payout_hourly_amount}).`),
     payout_daily_amount: limit(`Naira paid out per rolling 24 hours (default ${DEFAULTS.limits.payout_daily_amount}).`),
-    payout_attempts_per_hour: count(`Payout attempts per rolling hour for the merchant; 0 = no cap (default ${DEFAULTS.limits.payout_attempts_per_hour}).`),
-    payout_attempts_per_ip_per_hour: count(`Payout attempts per rolling hour per client IP; 0 = no cap (default ${DEFAULTS.limits.payout_attempts_per_ip_per_hour}, the spec's value).`),
+    payout_attempts_per_hour: count(`Payout attempts per rolling hour of the merchant's clock for the merchant; 0 = no cap (default ${DEFAULTS.limits.payout_attempts_per_hour}).`),
+    payout_attempts_per_ip_per_hour: count(`Payout attempts per rolling hour of the merchant's clock per client IP; 0 = no cap (default ${DEFAULTS.limits.payout_attempts_per_ip_per_hour}, the spec's value).`),
     payout_review_threshold: limit(`Payouts at or above this Naira amount are held as pending_approval (default ${DEFAULTS.limits.payout_review_threshold}).`),
-    requests_per_minute: count(`General requests per rolling minute; 0 = off (default ${DEFAULTS.limits.requests_per_minute}).`),
+    requests_per_minute: count(`General requests per rolling minute of wall-clock time, whatever the merchant's clock; 0 = off (default ${DEFAULTS.limits.requests_per_minute}).`),
   })
   .strict();
 

@@ -57,8 +57,9 @@ const StateDocument = z.object({
   deliveries: z.array(WebhookDeliveryRecord).max(MAX_DELIVERIES),
   timeline: z.array(TimelineEntryRecord).default([]),
   incidents: z.array(IncidentRecord).max(MAX_INCIDENTS).default([]),
+  // Files written before the request cap moved to the wall clock also hold `minute` (sim times of
+  // requests): it is dropped on load, as any unknown key, since those times mean nothing on the wall.
   windows: z.object({
-    minute: z.array(ms),
     payout_attempts: z.array(ms),
     // { ip, times } per address (files written before also used [ip, times] pairs: still read).
     payout_attempts_by_ip: z.array(
@@ -131,7 +132,6 @@ function checkIntegrity(s: StateDocument, fail: (path: Array<string | number>, m
     const i = times.findIndex((t, n) => n > 0 && t < times[n - 1]!);
     if (i > 0) fail([...path, i], "is earlier than the entry before it (windows are in time order)");
   };
-  inOrder(s.windows.minute, ["windows", "minute"]);
   inOrder(s.windows.payout_attempts, ["windows", "payout_attempts"]);
   s.windows.payout_attempts_by_ip.forEach(({ times }, i) => inOrder(times, ["windows", "payout_attempts_by_ip", i, "times"]));
   inOrder(s.windows.payout_volume.entries.map((e) => e.at), ["windows", "payout_volume", "entries"]);
@@ -174,7 +174,6 @@ export function toSnapshot(config: MerchantConfig, clock: ClockSettings, s: Tena
       timeline: s.timeline,
       incidents: s.incidents,
       windows: {
-        minute: s.windows.minute,
         payout_attempts: s.windows.payoutAttempts,
         payout_attempts_by_ip: [...s.windows.payoutAttemptsByIp].map(([ip, times]) => ({ ip, times })),
         payout_volume: s.windows.payoutVolume,
@@ -224,7 +223,6 @@ export function fromSnapshot(snapshot: Snapshot): { config: MerchantConfig; cloc
     timeline: s.timeline,
     incidents: s.incidents,
     windows: {
-      minute: s.windows.minute,
       payoutAttempts: s.windows.payout_attempts,
       payoutAttemptsByIp: new Map(s.windows.payout_attempts_by_ip.map(({ ip, times }) => [ip, times])),
       payoutVolume: s.windows.payout_volume,

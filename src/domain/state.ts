@@ -23,9 +23,11 @@ import type {
 } from "./records.js";
 import { emptyVolume } from "./volume.js";
 
-/** Sliding windows for the rate limits: timestamps of admitted attempts, oldest first. */
+/**
+ * Sliding windows for the payout limits, on the merchant's clock: timestamps of admitted attempts,
+ * oldest first. (The general request cap counts wall-clock time, outside the state: engine/tenant.ts.)
+ */
 export interface RateWindows {
-  minute: number[];
   payoutAttempts: number[];
   payoutAttemptsByIp: Map<string, number[]>;
   /** Payouts of the last 24 hours with running sums, for the hourly and daily amount limits. */
@@ -99,6 +101,6 @@ export function emptyState(): TenantState {
     deliveries: [],
     timeline: [],
     incidents: [],
-    windows: { minute: [], payoutAttempts: [], payoutAttemptsByIp: new Map(), payoutVolume: emptyVolume() },
+    windows: { payoutAttempts: [], payoutAttemptsByIp: new Map(), payoutVolume: emptyVolume() },
   };
 }

@@ -178,7 +178,7 @@ export class Registry {
 
   private tenant(config: Tenant["config"], state: TenantState, clock: Clock, ids: Ids): Tenant {
     const id = config.merchant_id;
-    return { id, config, state, clock, ids, catalog: this.catalog, claim: (kind, value) => this.claim(id, keyOf(kind, value)) };
+    return { id, config, state, clock, ids, catalog: this.catalog, claim: (kind, value) => this.claim(id, keyOf(kind, value)), requestTimes: [] };
   }
 
   private add(tenant: Tenant): void {

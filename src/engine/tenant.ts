@@ -17,6 +17,12 @@ export interface Tenant {
   readonly catalog: Catalog;
   /** Reserves a sandbox-wide identifier for this merchant (see DomainContext.claim). */
   readonly claim: DomainContext["claim"];
+  /**
+   * Wall-clock times of the requests admitted in the last minute (the general request cap). Traffic
+   * to this process, not merchant state: never saved, kept across reset and snapshot PUT, empty after
+   * a restart (see README "Sandbox choices").
+   */
+  readonly requestTimes: number[];
 }
 
 /** The merchant as one document (a `--data` file, GET /sandbox/v1/snapshot). */

@@ -1,7 +1,7 @@
 /**
  * Authentication: `X-Api-Key` + `X-Api-Secret` resolve the tenant once per request; the secret is
  * compared in constant time (SHA-256 of both, so lengths never leak either). Then the merchant's IP
- * allowlist and its general per-minute limit. Sets `c.var.tenant`, and nothing else ever does.
+ * allowlist and its general per-minute limit (on the wall clock). Sets `c.var.tenant`, and nothing else ever does.
  */
 import { createHash, timingSafeEqual } from "node:crypto";
 import type { MiddlewareHandler } from "hono";
@@ -45,7 +45,8 @@ export const requireMerchant = (opts: { registry: Registry; trustProxy: boolean;
     if (ip_allowlist.length > 0 && !ip_allowlist.includes(ip)) {
       throw new ApiError("IP_NOT_WHITELISTED", `Requests from ${ip} are not allowed for this account.`);
     }
-    admit(tenant.state.windows.minute, tenant.clock.now(), MINUTE, limits.requests_per_minute, "RATE_LIMITED",
+    // Wall-clock time, whatever the merchant's clock: a cap on a manual clock would never free up by waiting.
+    admit(tenant.requestTimes, opts.registry.wall(), MINUTE, limits.requests_per_minute, "RATE_LIMITED",
       `Too many requests: at most ${limits.requests_per_minute} per minute for this account.`);
     await next();
   };

@@ -1,11 +1,11 @@
 /**
- * The one error envelope: `{ success: false, message, error_code, errors?, retry_after?, request_id? }`.
+ * The one error envelope: `{ success: false, message, error_code, errors?, retry_after?, data?, request_id? }`.
  * Every failure (auth, validation, domain refusal, unknown route, crash) is turned into it here.
  */
 import type { Context, ErrorHandler, NotFoundHandler } from "hono";
 import { HTTPException } from "hono/http-exception";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
-import { DomainError, type DomainErrorCode } from "../domain/errors.js";
+import { DomainError, type DomainErrorCode, type ErrorDetails } from "../domain/errors.js";
 import { StoreUnavailable } from "../store/file-store.js";
 import { MerchantLimitError } from "../engine/registry.js";
 
@@ -58,10 +58,7 @@ export const STATUS_OF: Record<ErrorCode, ContentfulStatusCode> = {
   INTERNAL_ERROR: 500,
 };
 
-export interface ErrorDetails {
-  errors?: Record<string, string[]>;
-  retry_after?: number;
-}
+export type { ErrorDetails };
 
 /** Thrown by HTTP-level code (auth, capability, limits); domain code throws DomainError instead. */
 export class ApiError extends Error {
@@ -78,12 +75,13 @@ export function errorBody(code: ErrorCode, message: string, details: ErrorDetail
     error_code: code,
     ...(details.errors ? { errors: details.errors } : {}),
     ...(details.retry_after !== undefined ? { retry_after: details.retry_after } : {}),
+    ...(details.data !== undefined ? { data: details.data } : {}),
     ...(requestId ? { request_id: requestId } : {}),
   };
 }
 
 export function errorResponse(c: Context, code: ErrorCode, message: string, details: ErrorDetails = {}) {
-  if (details.retry_after !== undefined) c.header("Retry-After", String(details.retry_after));
+  if (details.retry_after !== undefined && details.retry_after_header !== false) c.header("Retry-After", String(details.retry_after));
   const requestId = STATUS_OF[code] >= 500 ? (c.get("requestId") as string | undefined) : undefined;
   return c.json(errorBody(code, message, details, requestId), STATUS_OF[code]);
 }

@@ -44,7 +44,9 @@ const ERROR_DESCRIPTIONS: Record<ErrorStatus, string> = {
   413: "PAYLOAD_TOO_LARGE",
   415: "UNSUPPORTED_MEDIA_TYPE",
   422: "VALIDATION_ERROR (with errors per field) or a business rule refusal (see error_code)",
-  429: "RATE_LIMITED, IP_RATE_LIMITED or QUOTA_EXCEEDED (with retry_after and a Retry-After header), or MERCHANT_LIMIT_REACHED",
+  429:
+    "RATE_LIMITED, IP_RATE_LIMITED or QUOTA_EXCEEDED (with retry_after, in real seconds with a Retry-After header; for a payout attempt cap on a " +
+    "manual merchant clock, in sim seconds with no header: advance the clock that far), or MERCHANT_LIMIT_REACHED",
   500: "INTERNAL_ERROR (a sandbox bug), with request_id",
   503: "STORE_UNAVAILABLE: with --data, the change could not be saved and was not applied",
 };
@@ -73,7 +75,7 @@ const GENERIC_ERRORS: Record<Exclude<ErrorStatus, 404 | 409>, Examples> = {
     validationError: invalidExample("A field breaks its rule (every field is reported)", { amount: ["Must have at most two decimal places."] }),
   },
   429: {
-    rateLimited: errorExample("Over the merchant's requests per minute", "RATE_LIMITED", "Too many requests: at most 1000 per minute for this account.", { retry_after: 12 }),
+    rateLimited: errorExample("Over the merchant's requests per minute (counted on the wall clock)", "RATE_LIMITED", "Too many requests: at most 1000 per minute for this account. Retry in 12 s.", { retry_after: 12 }),
   },
   500: {
     internalError: errorExample("A sandbox bug: quote the request_id", "INTERNAL_ERROR", "An unexpected error occurred. Quote the request_id when reporting it.", {

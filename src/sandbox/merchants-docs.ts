@@ -79,10 +79,10 @@ The settings (every one optional; amounts in Naira with at most two decimals, un
 | \`webhook_capture\` | \`null\` | \`{ fail_first }\`: while \`webhook_url\` is null, the sandbox's built-in receiver answers each delivery (500 for the first \`fail_first\`, then 200), so retries show in GET /sandbox/v1/webhook-deliveries |
 | \`limits.payout_min\`, \`.payout_max\` | 100, 5,000,000 | Smallest and largest single payout (422 \`AMOUNT_BELOW_MINIMUM\` / \`AMOUNT_ABOVE_MAXIMUM\`) |
 | \`limits.payout_hourly_amount\`, \`.payout_daily_amount\` | 20,000,000, 100,000,000 | Naira paid out per rolling hour / 24 hours (422 \`HOURLY_LIMIT_EXCEEDED\` / \`DAILY_LIMIT_EXCEEDED\`) |
-| \`limits.payout_attempts_per_hour\` | 100 | Payout attempts per rolling hour for the account; 0 = no cap (429 \`RATE_LIMITED\`) |
-| \`limits.payout_attempts_per_ip_per_hour\` | 20 | Payout attempts per rolling hour per client IP; 0 = no cap (429 \`IP_RATE_LIMITED\`) |
+| \`limits.payout_attempts_per_hour\` | 100 | Payout attempts per rolling hour (on the merchant's clock) for the account; 0 = no cap (429 \`RATE_LIMITED\`) |
+| \`limits.payout_attempts_per_ip_per_hour\` | 20 | Payout attempts per rolling hour (on the merchant's clock) per client IP; 0 = no cap (429 \`IP_RATE_LIMITED\`) |
 | \`limits.payout_review_threshold\` | 1,000,000 | Payouts at or above it are held as \`pending_approval\` |
-| \`limits.requests_per_minute\` | 1,000 | Requests to /api/v1 per rolling minute; 0 = off (429 \`RATE_LIMITED\`) |
+| \`limits.requests_per_minute\` | 1,000 | Requests to /api/v1 per rolling minute of wall-clock time, whatever the merchant's clock; 0 = off (429 \`RATE_LIMITED\`) |
 | \`card_funding_fee_usd\` | 1 | USD fee added to every card funding |
 | \`usd_ngn_rate\` | 1600 | Naira per USD for card funding and unloads |
 | \`delays.payout_settlement_seconds\` | 30 | Sim seconds from \`processing\` to \`completed\`/\`failed\` |

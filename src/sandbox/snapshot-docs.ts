@@ -71,7 +71,6 @@ const SMALL_SNAPSHOT = {
     timeline: [],
     incidents: [],
     windows: {
-      minute: [],
       payout_attempts: [],
       payout_attempts_by_ip: [],
       payout_volume: { entries: [], dayStart: 0, hourStart: 0, daySum: 0, hourSum: 0 },
@@ -82,7 +81,9 @@ const SMALL_SNAPSHOT = {
 const FORMAT = `
 The document (\`format: "merchant-sandbox/v1"\`, the format of \`--data\` files) has \`merchant\` (its settings and
 keys), \`clock\` (\`mode\`, \`speed\`, \`now\`) and \`state\`: the ledger, every object, the events and webhook
-deliveries, the outcome rules, the pending timers, the scenario timeline, the incidents and the rate-limit windows.
+deliveries, the outcome rules, the pending timers, the scenario timeline, the incidents and the payout limit windows (on the
+merchant's clock; the per-minute request count runs on the wall clock and is not saved, and a \`windows.minute\` from
+an older file is ignored).
 It is the sandbox's storage format, not the API's: amounts are integers in minor units (kobo; cents for cards),
 times are milliseconds since the epoch, and the merchant's Naira limits are in kobo too.`.trim();
 

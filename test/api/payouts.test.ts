@@ -237,9 +237,16 @@ describe("POST /api/v1/payout/transfer", () => {
     const limited = await c.payout({}, { ip: "10.0.0.2" });
     const body = expectError(limited, 429, "RATE_LIMITED");
     expect(body.retry_after).toBe(50 * 60);
-    expect(limited.headers.get("retry-after")).toBe(String(50 * 60));
+    // A manual clock: sim seconds, no Retry-After header (real waiting never frees it), and the way past it.
+    expect(limited.headers.get("retry-after")).toBeNull();
+    expect(body.message).toBe(
+      "Too many payout attempts: at most 3 per hour for this account. This account's clock is manual, so waiting does not free the cap: " +
+        "advance the clock by 3000 seconds (POST /sandbox/v1/clock/advance) to get past it.",
+    );
     expect(c.tenant.state.payouts.size).toBe(2);
-    await c.advance("50m");
+    await c.advance(body.retry_after! - 1);
+    expectError(await c.payout(), 429, "RATE_LIMITED");
+    await c.advance(1);
     expect((await c.payout()).status).toBe(201);
   });
 
@@ -253,8 +260,10 @@ describe("POST /api/v1/payout/transfer", () => {
       expect(res.status).toBe(i % 2 ? 201 : 422);
     }
     const limited = await c.payout({}, { ip });
-    expect(expectError(limited, 429, "IP_RATE_LIMITED").retry_after).toBe(3600);
-    expect(limited.headers.get("retry-after")).toBe("3600");
+    const body = expectError(limited, 429, "IP_RATE_LIMITED");
+    expect(body.retry_after).toBe(3600);
+    expect(body.message).toContain("advance the clock by 3600 seconds");
+    expect(limited.headers.get("retry-after")).toBeNull();
     // Another IP of the same merchant, and another merchant from the same IP, are unaffected.
     expect((await c.payout({}, { ip: "203.0.113.10" })).status).toBe(201);
     expect((await other.payout({}, { ip })).status).toBe(201);
@@ -263,6 +272,32 @@ describe("POST /api/v1/payout/transfer", () => {
     await c.advance("1h");
     expect((await c.payout({}, { ip })).status).toBe(201);
   });
+
+  // On a realtime clock the caps still count on the merchant's clock, but retry_after (and Retry-After) is
+  // in real seconds, ceil(sim seconds / speed): a client that sleeps exactly that long gets in.
+  for (const [cap, limits] of [
+    ["RATE_LIMITED", { payout_attempts_per_hour: 2, payout_attempts_per_ip_per_hour: 0 }],
+    ["IP_RATE_LIMITED", { payout_attempts_per_hour: 0, payout_attempts_per_ip_per_hour: 2 }],
+  ] as const) {
+    it(`${cap} on a realtime clock at speed 60: Retry-After is real seconds, and waiting exactly that long gets in`, async () => {
+      const h = harness();
+      const c = client(await h.merchant({ limits, clock: { mode: "realtime", speed: 60 } }));
+      // Refused attempts count too, and leave no settlement timers behind.
+      expectError(await c.call("POST", TRANSFER, { body: { amount: -1 } }), 422, "VALIDATION_ERROR");
+      h.wall.now += 10_000; // 10 sim minutes
+      expectError(await c.call("POST", TRANSFER, { body: { amount: -1 } }), 422, "VALIDATION_ERROR");
+      h.wall.now += 5_000;
+      const limited = await c.payout();
+      const body = expectError(limited, 429, cap);
+      expect(body.retry_after).toBe(45); // 45 sim minutes left of the first attempt's hour, at 60x
+      expect(limited.headers.get("retry-after")).toBe("45");
+      expect(body.message).toMatch(/ Retry in 45 s\.$/);
+      h.wall.now += 44_000;
+      expectError(await c.payout(), 429, cap);
+      h.wall.now += 1_000;
+      expect((await c.payout()).status).toBe(201);
+    });
+  }
 
   it("a request refused by the merchant cap does not use up the IP's allowance", async () => {
     const c = client(await harness().merchant({ limits: { payout_attempts_per_hour: 1, payout_attempts_per_ip_per_hour: 2 } }));

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { admit, admitPayoutAttempt, waitFor } from "../../src/domain/attempt-caps.js";
+import { admit, admitPayoutAttempt, realSecondsFor, waitFor, type CapClock } from "../../src/domain/attempt-caps.js";
 import { HOUR, MINUTE } from "../../src/domain/limits.js";
 import { expectRefusal, setup, T0, thrown } from "./context.js";
 
@@ -31,14 +31,55 @@ describe("waitFor", () => {
   });
 });
 
+describe("realSecondsFor", () => {
+  it("is the sim wait divided by the speed, in whole real seconds rounded up, at least 1", () => {
+    expect(realSecondsFor(30_000, 1)).toBe(30);
+    expect(realSecondsFor(30_001, 1)).toBe(31);
+    expect(realSecondsFor(1_800_000, 60)).toBe(30);
+    expect(realSecondsFor(1_800_001, 60)).toBe(31);
+    expect(realSecondsFor(10_000, 0.5)).toBe(20);
+    expect(realSecondsFor(1, 100_000)).toBe(1);
+  });
+
+  it("never falls short of the sim wait by the clock's own sum, floor(real ms x speed), whatever the float rounding", () => {
+    for (const speed of [0.1, 0.3, 0.7, 1.1, 3, 7.3, 13, 59.9, 1_000]) {
+      for (let simMs = 1; simMs < 200_000; simMs += 997) {
+        const seconds = realSecondsFor(simMs, speed);
+        expect(Math.floor(seconds * 1000 * speed), `${simMs} ms at speed ${speed}`).toBeGreaterThanOrEqual(simMs);
+        if (seconds > 1) expect(Math.floor((seconds - 1) * 1000 * speed)).toBeLessThan(simMs); // and not a second more than needed
+      }
+    }
+  });
+});
+
+const MANUAL: CapClock = { mode: "manual", speed: 1 };
+
 describe("admit", () => {
-  it("records admitted attempts and refuses at the cap with the exact retry_after", () => {
+  it("records admitted attempts and refuses at the cap with the exact retry_after, in real seconds on the wall clock", () => {
     const window: number[] = [];
-    admit(window, 0, MINUTE, 2, "RATE_LIMITED", "slow down");
-    admit(window, 10_000, MINUTE, 2, "RATE_LIMITED", "slow down");
+    admit(window, 0, MINUTE, 2, "RATE_LIMITED", "slow down.");
+    admit(window, 10_000, MINUTE, 2, "RATE_LIMITED", "slow down.");
     expect(window).toEqual([0, 10_000]);
-    expect(thrown(() => admit(window, 30_000, MINUTE, 2, "RATE_LIMITED", "slow down"))).toMatchObject({ code: "RATE_LIMITED", message: "slow down", details: { retry_after: 30 } });
+    const err = thrown(() => admit(window, 30_000, MINUTE, 2, "RATE_LIMITED", "slow down."));
+    expect(err).toMatchObject({ code: "RATE_LIMITED", message: "slow down. Retry in 30 s.", details: { retry_after: 30 } });
+    expect(err.details.retry_after_header).toBeUndefined(); // a Retry-After header goes with it
     expect(window).toEqual([0, 10_000]); // a refusal is not recorded
+  });
+
+  it("on a manual clock: sim seconds, no Retry-After header, and the message names the advance that gets past the cap", () => {
+    const window = [0];
+    const err = thrown(() => admit(window, 20_500, MINUTE, 1, "IP_RATE_LIMITED", "too many.", MANUAL));
+    expect(err.details).toEqual({ retry_after: 40, retry_after_header: false });
+    expect(err.message).toBe(
+      "too many. This account's clock is manual, so waiting does not free the cap: advance the clock by 40 seconds (POST /sandbox/v1/clock/advance) to get past it.",
+    );
+  });
+
+  it("on a realtime clock at speed s: real seconds, ceil(sim seconds / s)", () => {
+    const window = [0];
+    const err = thrown(() => admit(window, 0, HOUR, 1, "RATE_LIMITED", "too many.", { mode: "realtime", speed: 60 }));
+    expect(err.details).toEqual({ retry_after: 60 });
+    expect(err.message).toBe("too many. Retry in 60 s.");
   });
 
   it("admits again exactly retry_after seconds later, because refusals were not counted", () => {
@@ -66,15 +107,19 @@ describe("admitPayoutAttempt", () => {
     const { ctx, state } = setup();
     for (let i = 0; i < 20; i++) {
       ctx.now = T0 + i * MINUTE;
-      admitPayoutAttempt(ctx, state, "10.0.0.1");
+      admitPayoutAttempt(ctx, state, "10.0.0.1", MANUAL);
     }
     ctx.now = T0 + 30 * MINUTE;
-    const err = expectRefusal(state, () => admitPayoutAttempt(ctx, state, "10.0.0.1"), "IP_RATE_LIMITED");
+    const err = expectRefusal(state, () => admitPayoutAttempt(ctx, state, "10.0.0.1", MANUAL), "IP_RATE_LIMITED");
     expect(err.details.retry_after).toBe(30 * 60);
-    expect(err.message).toBe("Too many payout attempts from 10.0.0.1: at most 20 per hour.");
-    admitPayoutAttempt(ctx, state, "10.0.0.2"); // another IP is counted apart
+    expect(err.message).toBe(
+      "Too many payout attempts from 10.0.0.1: at most 20 per hour. This account's clock is manual, so waiting does not free the cap: " +
+        "advance the clock by 1800 seconds (POST /sandbox/v1/clock/advance) to get past it.",
+    );
+    expect(err.details.retry_after_header).toBe(false);
+    admitPayoutAttempt(ctx, state, "10.0.0.2", MANUAL); // another IP is counted apart
     ctx.now = T0 + HOUR;
-    admitPayoutAttempt(ctx, state, "10.0.0.1");
+    admitPayoutAttempt(ctx, state, "10.0.0.1", MANUAL);
     expect(countFor(state, "10.0.0.1")).toBe(20);
     expect(state.windows.payoutAttempts).toHaveLength(21); // 22 admitted, the one at T0 has left the hour
   });
@@ -82,40 +127,66 @@ describe("admitPayoutAttempt", () => {
   it("counts per merchant and IP: another merchant's attempts from the same IP do not count", () => {
     const a = setup({ settings: { limits: { payout_attempts_per_ip_per_hour: 1 } } });
     const b = setup({ settings: { limits: { payout_attempts_per_ip_per_hour: 1 } } });
-    admitPayoutAttempt(a.ctx, a.state, "10.0.0.1");
-    admitPayoutAttempt(b.ctx, b.state, "10.0.0.1");
-    expectRefusal(a.state, () => admitPayoutAttempt(a.ctx, a.state, "10.0.0.1"), "IP_RATE_LIMITED");
+    admitPayoutAttempt(a.ctx, a.state, "10.0.0.1", MANUAL);
+    admitPayoutAttempt(b.ctx, b.state, "10.0.0.1", MANUAL);
+    expectRefusal(a.state, () => admitPayoutAttempt(a.ctx, a.state, "10.0.0.1", MANUAL), "IP_RATE_LIMITED");
   });
 
   it("refuses past the account's hourly cap with RATE_LIMITED and takes the IP's count back", () => {
     const { ctx, state } = setup({ settings: { limits: { payout_attempts_per_hour: 2 } } });
-    admitPayoutAttempt(ctx, state, "10.0.0.1");
+    admitPayoutAttempt(ctx, state, "10.0.0.1", MANUAL);
     ctx.now += MINUTE;
-    admitPayoutAttempt(ctx, state, "10.0.0.2");
+    admitPayoutAttempt(ctx, state, "10.0.0.2", MANUAL);
     ctx.now += MINUTE;
-    const err = expectRefusal(state, () => admitPayoutAttempt(ctx, state, "10.0.0.1"), "RATE_LIMITED");
+    const err = expectRefusal(state, () => admitPayoutAttempt(ctx, state, "10.0.0.1", MANUAL), "RATE_LIMITED");
     expect(err.details.retry_after).toBe(58 * 60);
-    expect(err.message).toBe("Too many payout attempts: at most 2 per hour for this account.");
+    expect(err.message).toMatch(/^Too many payout attempts: at most 2 per hour for this account\. .* advance the clock by 3480 seconds /);
     expect(countFor(state, "10.0.0.1")).toBe(1);
-    expect(() => admitPayoutAttempt(ctx, state, "10.0.0.3")).toThrow("at most 2 per hour");
+    expect(() => admitPayoutAttempt(ctx, state, "10.0.0.3", MANUAL)).toThrow("at most 2 per hour");
     expect(countFor(state, "10.0.0.3")).toBe(0);
   });
 
   it("an IP refusal does not count against the account, and the IP cap is checked first", () => {
     const { ctx, state } = setup({ settings: { limits: { payout_attempts_per_hour: 1, payout_attempts_per_ip_per_hour: 1 } } });
-    admitPayoutAttempt(ctx, state, "10.0.0.1");
-    expectRefusal(state, () => admitPayoutAttempt(ctx, state, "10.0.0.1"), "IP_RATE_LIMITED");
+    admitPayoutAttempt(ctx, state, "10.0.0.1", MANUAL);
+    expectRefusal(state, () => admitPayoutAttempt(ctx, state, "10.0.0.1", MANUAL), "IP_RATE_LIMITED");
     expect(state.windows.payoutAttempts).toEqual([T0]);
   });
 
   it("cap 0 turns either cap off", () => {
     const { ctx, state } = setup({ settings: { limits: { payout_attempts_per_hour: 0, payout_attempts_per_ip_per_hour: 0 } } });
-    for (let i = 0; i < 200; i++) admitPayoutAttempt(ctx, state, "10.0.0.1");
+    for (let i = 0; i < 200; i++) admitPayoutAttempt(ctx, state, "10.0.0.1", MANUAL);
     expect(state.windows.payoutAttempts).toEqual([]);
     expect(countFor(state, "10.0.0.1")).toBe(0);
 
     const ipOff = setup({ settings: { limits: { payout_attempts_per_hour: 1, payout_attempts_per_ip_per_hour: 0 } } });
-    admitPayoutAttempt(ipOff.ctx, ipOff.state, "10.0.0.1");
-    expectRefusal(ipOff.state, () => admitPayoutAttempt(ipOff.ctx, ipOff.state, "10.0.0.1"), "RATE_LIMITED");
+    admitPayoutAttempt(ipOff.ctx, ipOff.state, "10.0.0.1", MANUAL);
+    expectRefusal(ipOff.state, () => admitPayoutAttempt(ipOff.ctx, ipOff.state, "10.0.0.1", MANUAL), "RATE_LIMITED");
   });
+
+  // Each cap, on each kind of merchant clock: a client that waits (or advances) exactly retry_after gets in.
+  for (const cap of ["IP_RATE_LIMITED", "RATE_LIMITED"] as const) {
+    const limits = cap === "IP_RATE_LIMITED" ? { payout_attempts_per_ip_per_hour: 2, payout_attempts_per_hour: 0 } : { payout_attempts_per_hour: 2, payout_attempts_per_ip_per_hour: 0 };
+    for (const clock of [MANUAL, { mode: "realtime", speed: 1 }, { mode: "realtime", speed: 60 }, { mode: "realtime", speed: 0.5 }] as CapClock[]) {
+      it(`${cap} on a ${clock.mode} clock at speed ${clock.speed}: admitted again exactly retry_after later, not a second sooner`, () => {
+        const { ctx, state } = setup({ settings: { limits } });
+        admitPayoutAttempt(ctx, state, "10.0.0.1", clock);
+        ctx.now += 7 * MINUTE + 300;
+        admitPayoutAttempt(ctx, state, "10.0.0.1", clock);
+        ctx.now += 11 * MINUTE;
+        const err = expectRefusal(state, () => admitPayoutAttempt(ctx, state, "10.0.0.1", clock), cap);
+        const simLeft = HOUR - (18 * MINUTE + 300); // until the first attempt is an hour old
+        const seconds = err.details.retry_after!;
+        // The sim time that retry_after stands for: sim seconds on a manual clock, real seconds x speed otherwise.
+        const simOf = (s: number) => (clock.mode === "manual" ? s * 1000 : Math.floor(s * 1000 * clock.speed));
+        expect(seconds).toBe(clock.mode === "manual" ? Math.ceil(simLeft / 1000) : Math.ceil(simLeft / clock.speed / 1000));
+        expect(err.details.retry_after_header).toBe(clock.mode === "manual" ? false : undefined);
+        const refusedAt = ctx.now;
+        ctx.now = refusedAt + simOf(seconds - 1);
+        expectRefusal(state, () => admitPayoutAttempt(ctx, state, "10.0.0.1", clock), cap);
+        ctx.now = refusedAt + simOf(seconds);
+        admitPayoutAttempt(ctx, state, "10.0.0.1", clock);
+      });
+    }
+  }
 });

@@ -130,7 +130,7 @@ export function busyMerchant() {
   receiveTransfer(ctx, state, { account_number: account.account_number, amount: toMinor(20_000), narration: "INV-1" });
   payCheckout(ctx, state, createCheckout(ctx, state, { amount: toMinor(500), description: "Order" }).reference);
   createCheckout(ctx, state, { amount: toMinor(700) });
-  for (const ip of ["10.0.0.1", "10.0.0.2"]) admitPayoutAttempt(ctx, state, ip);
+  for (const ip of ["10.0.0.1", "10.0.0.2"]) admitPayoutAttempt(ctx, state, ip, ctx.config.clock);
   createPayout(ctx, state, payoutRequest({ reference: "po-processing", narration: "Rent" }));
   createPayout(ctx, state, payoutRequest({ reference: "po-review", amount: toMinor(1_000_000) }));
   createPayout(ctx, state, payoutRequest({ reference: "po-failed" }));

@@ -76,17 +76,38 @@ describe("IP allowlist", () => {
 });
 
 describe("general per-minute request limit", () => {
-  it("RATE_LIMITED (429) with retry_after and Retry-After once the merchant's per-minute cap is used", async () => {
+  it("RATE_LIMITED (429) with retry_after and Retry-After in real seconds once the per-minute cap is used, on the wall clock", async () => {
     const h = harness();
     const m = await h.merchant({ limits: { requests_per_minute: 3 } });
     for (let i = 0; i < 3; i++) expect((await m.call("GET", "/api/v1/wallet/balance")).status).toBe(200);
-    m.tenant.clock.advanceBy(20_000);
+    h.wall.now += 20_000;
     const limited = await m.call("GET", "/api/v1/wallet/balance");
     const body = expectError(limited, 429, "RATE_LIMITED");
     expect(body.retry_after).toBe(40);
+    expect(body.message).toBe("Too many requests: at most 3 per minute for this account. Retry in 40 s.");
     expect(limited.headers.get("retry-after")).toBe("40");
-    m.tenant.clock.advanceBy(40_000);
+    h.wall.now += 39_999;
+    expectError(await m.call("GET", "/api/v1/wallet/balance"), 429, "RATE_LIMITED");
+    h.wall.now += 1; // exactly retry_after after the refusal
     expect((await m.call("GET", "/api/v1/wallet/balance")).status).toBe(200);
+  });
+
+  it("the merchant's clock does not move the request cap: a manual clock's advance frees nothing, a fast realtime clock counts real seconds", async () => {
+    const h = harness();
+    const manual = await h.merchant({ limits: { requests_per_minute: 1 } });
+    expect((await manual.call("GET", "/api/v1/wallet/balance")).status).toBe(200);
+    expect((await manual.call("POST", "/sandbox/v1/clock/advance", { body: { by: "1d" } })).status).toBe(200); // the control API is not capped
+    expect(expectError(await manual.call("GET", "/api/v1/wallet/balance"), 429, "RATE_LIMITED").retry_after).toBe(60);
+
+    const fast = await h.merchant({ limits: { requests_per_minute: 1 }, clock: { mode: "realtime", speed: 60 } });
+    expect((await fast.call("GET", "/api/v1/wallet/balance")).status).toBe(200);
+    h.wall.now += 30_000; // half an hour of the merchant's time, half a minute of the wall's
+    const limited = await fast.call("GET", "/api/v1/wallet/balance");
+    expect(expectError(limited, 429, "RATE_LIMITED").retry_after).toBe(30);
+    expect(limited.headers.get("retry-after")).toBe("30");
+    h.wall.now += 30_000;
+    expect((await fast.call("GET", "/api/v1/wallet/balance")).status).toBe(200);
+    expect((await manual.call("GET", "/api/v1/wallet/balance")).status).toBe(200); // a wall minute has passed for it too
   });
 
   it("0 turns it off, and one merchant's limit never touches another's", async () => {

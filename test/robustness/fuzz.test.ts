@@ -802,7 +802,7 @@ describe("robustness: random and malformed input on every operation (fast-check)
       expect(fingerprint(h), what).not.toBe(before);
     }
     const before = fingerprint(h);
-    fx.m.tenant.state.windows.minute.push(START);
+    fx.m.tenant.requestTimes.push(START);
     fx.m.tenant.state.windows.payoutAttempts.push(START);
     expect(fingerprint(h)).toBe(before);
   });

@@ -152,7 +152,11 @@ debited \`total_deducted\` (\`amount + fee\`) **at once**, before the transfer s
 
 **Attempt caps:** every call counts, accepted or refused (even one with an invalid body): at most
 ${L.payout_attempts_per_ip_per_hour} per rolling hour from one client IP, counted per merchant (429 \`IP_RATE_LIMITED\`), and the account's own hourly cap
-(default ${L.payout_attempts_per_hour}; 429 \`RATE_LIMITED\`). Both carry \`retry_after\` (seconds) and a \`Retry-After\` header.
+(default ${L.payout_attempts_per_hour}; 429 \`RATE_LIMITED\`). Both count on the merchant's clock and carry \`retry_after\`: wait that many
+seconds and the next attempt is admitted. On a realtime clock it is real seconds (the sim wait divided by the clock's speed, rounded up)
+and a \`Retry-After\` header says the same. On a manual clock waiting never frees a cap, so \`retry_after\` is sim seconds, there is no
+\`Retry-After\` header, and the message says so: advance the clock that far (\`POST /sandbox/v1/clock/advance\`). The general
+per-minute request cap (${naira(L.requests_per_minute)} by default) counts wall-clock time whatever the merchant's clock.
 
 **States**
 
@@ -286,19 +290,19 @@ export const TRANSFER_ERRORS = {
     ipRateLimited: retryAfter(
       `Over ${L.payout_attempts_per_ip_per_hour} payout attempts in an hour from one IP`,
       "IP_RATE_LIMITED",
-      `Too many payout attempts from 203.0.113.7: at most ${L.payout_attempts_per_ip_per_hour} per hour.`,
+      `Too many payout attempts from 203.0.113.7: at most ${L.payout_attempts_per_ip_per_hour} per hour. Retry in 1260 s.`,
       1260,
     ),
     payoutAttemptsExceeded: retryAfter(
       "Over the account's payout attempts per hour",
       "RATE_LIMITED",
-      `Too many payout attempts: at most ${L.payout_attempts_per_hour} per hour for this account.`,
+      `Too many payout attempts: at most ${L.payout_attempts_per_hour} per hour for this account. Retry in 845 s.`,
       845,
     ),
     rateLimited: retryAfter(
       "Over the merchant's requests per minute",
       "RATE_LIMITED",
-      `Too many requests: at most ${naira(L.requests_per_minute)} per minute for this account.`,
+      `Too many requests: at most ${L.requests_per_minute} per minute for this account. Retry in 12 s.`,
       12,
     ),
   },

@@ -39,7 +39,8 @@ const payouts = requireCapability("payouts");
 
 /** Counts the attempt before validation: the spec's caps count attempts, accepted or refused. */
 const payoutAttempts: MiddlewareHandler<AppEnv> = async function payoutAttempts(c, next) {
-  admitPayoutAttempt(contextOf(c.var.tenant), c.var.tenant.state, c.var.clientIp);
+  const tenant = c.var.tenant;
+  admitPayoutAttempt(contextOf(tenant), tenant.state, c.var.clientIp, tenant.clock.settings());
   await next();
 };
 
