@@ -49,6 +49,16 @@ describe("toSnapshot and fromSnapshot", () => {
     expect(new Set(state.timers.map((t) => t.merchantId))).toEqual(new Set([doc.merchant.merchant_id]));
   });
 
+  it("drops an older document's per-minute request window (sim times, meaningless on the wall clock the cap now counts) and writes none", () => {
+    const doc = document() as unknown as { state: { windows: Record<string, unknown> } };
+    expect(doc.state.windows).not.toHaveProperty("minute");
+    doc.state.windows.minute = [T0 - 1_000, T0]; // as files written before held it
+    const parsed = parseSnapshot(doc);
+    if (!("snapshot" in parsed)) throw new Error(`${parsed.path}: ${parsed.error}`);
+    expect(parsed.snapshot.state.windows).not.toHaveProperty("minute");
+    expect(fromSnapshot(parsed.snapshot).state.windows).not.toHaveProperty("minute");
+  });
+
   it("fills the defaults of fields older documents lack", () => {
     const doc = document() as unknown as { state: Record<string, unknown> & { sequences: Record<string, unknown> } };
     delete doc.state.timeline;

@@ -110,6 +110,19 @@ describe("general per-minute request limit", () => {
     expect((await manual.call("GET", "/api/v1/wallet/balance")).status).toBe(200); // a wall minute has passed for it too
   });
 
+  it("counts traffic, not merchant state: reset and a snapshot PUT keep the count, and no snapshot carries it", async () => {
+    const h = harness();
+    const m = await h.merchant({ limits: { requests_per_minute: 2 } });
+    const other = await h.merchant();
+    expect((await m.call("GET", "/api/v1/wallet/balance")).status).toBe(200);
+    const snapshot = (await other.call("GET", "/sandbox/v1/snapshot")).body.data;
+    expect(snapshot.state.windows).not.toHaveProperty("minute");
+    expect((await m.call("PUT", "/sandbox/v1/snapshot", { body: { ...snapshot, merchant: { ...snapshot.merchant, limits: { ...snapshot.merchant.limits, requests_per_minute: 2 } } } })).status).toBe(200);
+    expect((await m.call("POST", "/sandbox/v1/reset")).status).toBe(200);
+    expect((await m.call("GET", "/api/v1/wallet/balance")).status).toBe(200);
+    expectError(await m.call("GET", "/api/v1/wallet/balance"), 429, "RATE_LIMITED");
+  });
+
   it("0 turns it off, and one merchant's limit never touches another's", async () => {
     const h = harness();
     const off = await h.merchant({ limits: { requests_per_minute: 0 } });
