@@ -98,7 +98,7 @@ async function startSandbox(extraArgs = []) {
   return { server, base, headers };
 }
 
-const PAYOUT = JSON.stringify({ amount: 5000, bank_code: "058", account_number: "0000000018", account_name: "EZE NGOZI", bank_name: "GTBank" });
+const PAYOUT = JSON.stringify({ amount: 5000, bank_code: "058", account_number: "0000000018", account_name: "EZE FUNMILAYO IBRAHIM", bank_name: "Guaranty Trust Bank" });
 const AIRTIME = JSON.stringify({ network: "mtn", phone: "08031234567", amount: 100 });
 
 function writePeerFiles(openapi) {
@@ -182,8 +182,8 @@ async function grow(base, headers, n) {
   for (let i = 0; i < n; i++) {
     const reference = `seed-${i}`;
     snapshot.state.payouts.push({
-      reference, order_no: `PO_SEED${i}`, amount: 100000, fee: 1000, total_deducted: 101000, status: "completed", bank_code: "058", bank_name: "GTBank",
-      account_number: "0000000018", account_name: "EZE NGOZI", narration: null, source: "api", client_ip: "127.0.0.1", created_at: now - 172800000,
+      reference, order_no: `PO_SEED${i}`, amount: 100000, fee: 1000, total_deducted: 101000, status: "completed", bank_code: "058", bank_name: "Guaranty Trust Bank",
+      account_number: "0000000018", account_name: "EZE FUNMILAYO IBRAHIM", narration: null, source: "api", client_ip: "127.0.0.1", created_at: now - 172800000,
       processed_at: now - 172700000, error: null, plan: { outcome: "completed", delay_ms: 30000, error: null },
     });
     balance -= 101000;

@@ -21,6 +21,7 @@ import { makeNuban, nubanCheckDigit } from "../src/domain/nuban.js";
 import type { payoutStatusView, payoutView } from "../src/domain/payouts.js";
 import type { vaPaymentView, virtualAccountView } from "../src/domain/virtual-accounts.js";
 import type { Tenant } from "../src/engine/tenant.js";
+import { loadCatalog } from "../src/store/fixtures.js";
 import { expectError, START, type CallOptions, type Merchant, type Reply } from "./helpers.js";
 
 export type VirtualAccountView = ReturnType<typeof virtualAccountView>;
@@ -84,14 +85,24 @@ export interface PayoutBody {
   narration?: string;
 }
 
+const BANKS = loadCatalog().bankByCode;
+
 /**
  * A valid POST /api/v1/payout/transfer body: 5,000 Naira to PAYOUT_ACCOUNT at GTBank, the name its
- * name enquiry resolves to. `over` overrides any field (the name follows a changed account unless given).
+ * name enquiry resolves to. `over` overrides any field (the bank's name and the holder's follow a
+ * changed bank or account unless given).
  */
 export function payoutBody(over: Partial<PayoutBody> = {}): PayoutBody {
   const bank_code = over.bank_code ?? "058";
   const account_number = over.account_number ?? PAYOUT_ACCOUNT;
-  return { amount: 5_000, bank_name: "Guaranty Trust Bank", ...over, bank_code, account_number, account_name: over.account_name ?? accountHolderName(bank_code, account_number) };
+  return {
+    amount: 5_000,
+    ...over,
+    bank_code,
+    account_number,
+    bank_name: over.bank_name ?? BANKS.get(bank_code)?.bank_name ?? "Guaranty Trust Bank",
+    account_name: over.account_name ?? accountHolderName(bank_code, account_number),
+  };
 }
 
 export interface TestClient {

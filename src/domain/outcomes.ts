@@ -108,10 +108,13 @@ export function planPayout(ctx: DomainContext, state: TenantState, facts: Record
   return magic ? { ...magic, delay_ms } : { outcome: "completed", delay_ms, error: null };
 }
 
+/** The magic account numbers name enquiry never resolves (ending 0000). */
+export const accountNeverResolves = (accountNumber: string) => accountNumber.endsWith("0000");
+
 /** Name enquiry: a rule `not_found`, or an account number ending 0000, does not resolve. */
 export function accountResolves(state: TenantState, facts: { bank_code: string; account_number: string }): boolean {
   if (takeRule(state, "verify_account", facts)) return false;
-  return !facts.account_number.endsWith("0000");
+  return !accountNeverResolves(facts.account_number);
 }
 
 // ---- VTU -----------------------------------------------------------------------------------

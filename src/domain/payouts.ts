@@ -15,6 +15,7 @@ import { post } from "./ledger.js";
 import { payoutFee } from "./limits.js";
 import { toMajor, type Minor } from "./money.js";
 import { assertKnownAccount } from "./name-enquiry.js";
+import { assertDestinationNames } from "./name-check.js";
 import { planPayout } from "./outcomes.js";
 import { assertVolume, recordVolume, releaseVolume } from "./volume.js";
 import { cancelTimers, schedule } from "./timers.js";
@@ -33,6 +34,7 @@ export interface PayoutRequest {
 export function createPayout(ctx: DomainContext, state: TenantState, req: PayoutRequest): Payout {
   const { limits } = ctx.config;
   assertKnownAccount(ctx, req.bank_code, req.account_number);
+  assertDestinationNames(ctx, req);
   if (req.reference !== undefined && state.payouts.has(req.reference)) {
     throw new DomainError("DUPLICATE_REFERENCE", `A payout with reference ${req.reference} already exists.`);
   }

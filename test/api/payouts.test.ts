@@ -107,7 +107,7 @@ describe("verify_account outcomes", () => {
 describe("POST /api/v1/payout/transfer", () => {
   it("201 with the payout record; amount + fee debited at once as two ledger entries", async () => {
     const c = client(await harness().merchant({ wallet_balance: 100_000 }));
-    const res = await c.payout({ reference: "inv-42", account_number: ACCOUNT, account_name: "OKAFOR ADAEZE", narration: "Invoice 42" });
+    const res = await c.payout({ reference: "inv-42", account_number: ACCOUNT, account_name: "Segun Eze", narration: "Invoice 42" });
     expect(res.status).toBe(201);
     expect(res.body).toEqual({
       success: true,
@@ -121,7 +121,7 @@ describe("POST /api/v1/payout/transfer", () => {
         order_no: expect.stringMatching(/^PO_[0-9A-Z]{16}$/),
         status: "processing",
         account: `****${ACCOUNT.slice(-4)}`,
-        account_name: "OKAFOR ADAEZE",
+        account_name: "Segun Eze", // as sent: two of EZE SEGUN FOLAKE's names
         bank_name: "Guaranty Trust Bank",
         narration: "Invoice 42",
         created_at: at(0),
@@ -170,6 +170,58 @@ describe("POST /api/v1/payout/transfer", () => {
     expectError(await c.payout({ reference: "dup-1" }), 409, "DUPLICATE_REFERENCE");
     expect(await c.balance()).toBe(before);
     expect(c.tenant.state.payouts.size).toBe(1);
+  });
+
+  it("the names must be the destination's: ACCOUNT_NAME_MISMATCH and BANK_NAME_MISMATCH (422) name what name enquiry and the bank list say; nothing debited, recorded or counted", async () => {
+    const c = client(await harness().merchant({ wallet_balance: 100_000, limits: { payout_hourly_amount: 5_000 } }));
+    const holder = (await verify(c, ACCOUNT)).body.data.account_name as string;
+    expect(holder).toBe("EZE SEGUN FOLAKE");
+    const wrongName = expectError(await c.payout({ reference: "n-1", account_number: ACCOUNT, account_name: "JOHN DOE" }), 422, "ACCOUNT_NAME_MISMATCH");
+    expect(wrongName.message).toBe(
+      `account_name "JOHN DOE" does not match the holder of account ${ACCOUNT} at Guaranty Trust Bank: name enquiry (POST /api/v1/payout/verify-account) returns "EZE SEGUN FOLAKE".`,
+    );
+    const wrongBank = expectError(await c.payout({ reference: "n-1", account_number: ACCOUNT, bank_name: "Access Bank" }), 422, "BANK_NAME_MISMATCH");
+    expect(wrongBank.message).toContain('the bank list (GET /api/v1/payout/banks) names it "Guaranty Trust Bank"');
+    expectError(await c.payout({ reference: "n-1", account_number: ACCOUNT, bank_name: "GTBank" }), 422, "BANK_NAME_MISMATCH");
+    expect(await c.balance()).toBe(100_000);
+    expect(c.tenant.state.payouts.size).toBe(0);
+    expectError(await c.call("GET", "/api/v1/payout/status?reference=n-1"), 404, "NOT_FOUND");
+    // No volume was used: the hourly limit still admits its whole amount.
+    expect((await c.payout({ reference: "n-1", account_number: ACCOUNT, account_name: holder })).status).toBe(201);
+  });
+
+  it("names match whatever the case, spacing, punctuation and order, and with a name left out; the bank name whatever its case and spacing", async () => {
+    const c = client(await harness().merchant({ limits: { payout_attempts_per_ip_per_hour: 0 } }));
+    for (const account_name of ["eze segun folake", "  Folake   Segun-Eze ", "Segun Eze", "EZE, FOLAKE"]) {
+      expect((await c.payout({ account_number: ACCOUNT, account_name })).status, account_name).toBe(201);
+    }
+    for (const bank_name of ["guaranty trust bank", "  GUARANTY  TRUST BANK  "]) {
+      expect((await c.payout({ account_number: ACCOUNT, bank_name })).status, bank_name).toBe(201);
+    }
+    // A fintech's name as the bank list writes it, punctuation aside.
+    expect((await c.payout({ bank_code: "999992", account_number: "8031234567", bank_name: "OPay Paycom" })).status).toBe(201);
+    for (const account_name of ["EZE", "EZE SEGUN FOLAKE ADA", "EZE S. FOLAKE"]) {
+      expectError(await c.payout({ account_number: ACCOUNT, account_name }), 422, "ACCOUNT_NAME_MISMATCH");
+    }
+  });
+
+  it("the destination is checked first: the account number, then the bank name, then the account name, then the reference, amounts and balance", async () => {
+    const c = client(await harness().merchant({ wallet_balance: 10_000 }));
+    expect((await c.payout({ reference: "taken", account_number: ACCOUNT, amount: 100 })).status).toBe(201);
+    // A used reference, an amount over the maximum and over the balance, and both names wrong.
+    const everythingWrong = { reference: "taken", amount: 50_000_000, account_name: "JOHN DOE", bank_name: "Access Bank" };
+    expectError(await c.payout({ ...everythingWrong, account_number: WRONG_DIGIT }), 422, "INVALID_ACCOUNT");
+    expectError(await c.payout({ ...everythingWrong, account_number: ACCOUNT }), 422, "BANK_NAME_MISMATCH");
+    expectError(await c.payout({ ...everythingWrong, account_number: ACCOUNT, bank_name: "Guaranty Trust Bank" }), 422, "ACCOUNT_NAME_MISMATCH");
+    expectError(await c.payout({ ...everythingWrong, account_number: ACCOUNT, bank_name: "Guaranty Trust Bank", account_name: "EZE SEGUN FOLAKE" }), 409, "DUPLICATE_REFERENCE");
+  });
+
+  it("a test account name enquiry never resolves (ending 0000) takes any account name, and still fails at settlement", async () => {
+    const c = client(await harness().merchant());
+    const res = await c.payout({ reference: "gone", account_number: "1234560000", account_name: "ADA OBI" });
+    expect(res.status, JSON.stringify(res.body)).toBe(201);
+    await c.advance("30s");
+    expect(await c.payoutStatus("gone")).toMatchObject({ status: "failed", error: "Beneficiary account not found" });
   });
 
   it("references are unique per merchant, not across merchants", async () => {

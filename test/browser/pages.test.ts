@@ -63,7 +63,7 @@ describe.skipIf(SKIP_BROWSER)("dashboard", () => {
     const r = await receiver();
     const m = await merchantAt(ctx.sandbox.url, { business_name: "Suya Spot", limits: { payout_review_threshold: 50_000 }, webhook_url: r.url });
     await m.api("POST", "/api/v1/payout/transfer", {
-      amount: 75_000, bank_code: "058", account_number: "0000000018", account_name: "EZE NGOZI", bank_name: "GTBank", reference: "held-1",
+      amount: 75_000, bank_code: "058", account_number: "0000000018", account_name: "EZE FUNMILAYO IBRAHIM", bank_name: "Guaranty Trust Bank", reference: "held-1",
     });
     const { page, external } = await openPage(ctx, `${ctx.sandbox.url}/dashboard`, 1200);
     await page.getByLabel("API key (X-Api-Key)").fill(m.keys["x-api-key"]);

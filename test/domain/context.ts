@@ -12,6 +12,7 @@ import { DomainError, type DomainErrorCode } from "../../src/domain/errors.js";
 import { recordIncident } from "../../src/domain/incidents.js";
 import { newCredentials, newMerchantConfig, type MerchantSettings } from "../../src/domain/merchant.js";
 import { toMinor } from "../../src/domain/money.js";
+import { accountHolderName } from "../../src/domain/names.js";
 import { addRule } from "../../src/domain/outcomes.js";
 import { createPayout, failPayout, type PayoutRequest } from "../../src/domain/payouts.js";
 import { emptyState, type TenantState } from "../../src/domain/state.js";
@@ -95,15 +96,18 @@ export const fieldsOf = (err: DomainError) => err.details.errors ?? {};
 /** A valid NUBAN at GTBank (058): serial 000000001, check digit 8. */
 export const GTB_ACCOUNT = "0000000018";
 
+/** A valid transfer to GTB_ACCOUNT: the bank's and the holder's names follow a changed bank or account unless given. */
 export function payoutRequest(over: Partial<PayoutRequest> = {}): PayoutRequest {
+  const bank_code = over.bank_code ?? "058";
+  const account_number = over.account_number ?? GTB_ACCOUNT;
   return {
     amount: toMinor(5_000),
-    bank_code: "058",
-    account_number: GTB_ACCOUNT,
-    account_name: "OKAFOR ADAEZE",
-    bank_name: "Guaranty Trust Bank",
+    bank_name: catalog.bankByCode.get(bank_code)?.bank_name ?? "Guaranty Trust Bank",
     client_ip: "10.0.0.1",
     ...over,
+    bank_code,
+    account_number,
+    account_name: over.account_name ?? accountHolderName(bank_code, account_number),
   };
 }
 

@@ -91,7 +91,7 @@ describe("event payloads", () => {
       net_amount: 5_000,
       currency: "NGN",
       account: "****0018",
-      account_name: "OKAFOR ADAEZE",
+      account_name: "EZE FUNMILAYO IBRAHIM",
       bank_name: "Guaranty Trust Bank",
       narration: "Rent",
       created_at: "2026-01-05T09:00:00.000Z",

@@ -26,7 +26,7 @@ describe("startSandbox()", () => {
   it("advance() drives payouts to completion; payLink() pays a link", async () => {
     const s = await sandbox();
     const payout = await s.request("POST", "/api/v1/payout/transfer", {
-      amount: 500, bank_code: "999992", account_number: "8031234567", account_name: "OKAFOR ADA", bank_name: "OPay", reference: "t-1",
+      amount: 500, bank_code: "999992", account_number: "8031234567", account_name: "IBRAHIM CHUKWUEMEKA IBRAHIM", bank_name: "OPay (Paycom)", reference: "t-1",
     });
     expect(payout.status).toBe(201);
     expect(await s.advance("30s")).toMatchObject({ fired: 1 });

@@ -36,7 +36,7 @@ describe("IP allowlist normalisation", () => {
     // A refused caller changed nothing; the control API stays open to every address.
     const refusedPayout = await m.call("POST", "/api/v1/payout/transfer", {
       ip: "192.0.2.1",
-      body: { amount: 100, bank_code: "058", account_number: "0123456785", account_name: "X", bank_name: "GTBank" },
+      body: { amount: 100, bank_code: "058", account_number: "0123456785", account_name: "EZE SEGUN FOLAKE", bank_name: "Guaranty Trust Bank" },
     });
     expectError(refusedPayout, 403, "IP_NOT_WHITELISTED");
     expect((await balanceFrom("127.0.0.1")).body.data.balance).toBe(250);

@@ -218,8 +218,9 @@ describe("a --data server that took the allowed maximum", () => {
         amount: 99_999_999_999.99,
         bank_code: "058",
         account_number: makeNuban("058", "012345678"),
-        account_name: "N".repeat(200),
-        bank_name: "B".repeat(200),
+        // 200 characters each, and still the names name enquiry and the bank list give (spacing and punctuation aside).
+        account_name: `EZE${" ".repeat(185)}SEGUN FOLAKE`,
+        bank_name: `Guaranty${"-".repeat(182)}Trust Bank`,
         reference: "r".repeat(100),
         narration: "x".repeat(200),
       },

@@ -17,7 +17,7 @@ async function merchantWithObjects(): Promise<{ m: Merchant; before: any }> {
   const link = await m.call("POST", "/api/v1/checkout/create", { body: { amount: 2500, redirect_url: "https://shop.example.com/done" } });
   expect(link.status, JSON.stringify(link.body)).toBe(200);
   const payout = await m.call("POST", "/api/v1/payout/transfer", {
-    body: { amount: 1000, bank_code: "058", account_number: makeNuban("058", "012345678"), account_name: "EZE NGOZI", bank_name: "GTBank", reference: "inv-1" },
+    body: { amount: 1000, bank_code: "058", account_number: makeNuban("058", "012345678"), account_name: "EZE SEGUN FOLAKE", bank_name: "Guaranty Trust Bank", reference: "inv-1" },
   });
   expect(payout.status, JSON.stringify(payout.body)).toBe(201);
   const holder = await m.call("POST", "/api/v1/virtual-cards/cardholders", { body: { first_name: "Ada", last_name: "Obi", email: "ada@example.com" } });

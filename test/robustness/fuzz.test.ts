@@ -25,6 +25,7 @@
 import { Ajv2020 } from "ajv/dist/2020.js";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { accountHolderName } from "../../src/domain/names.js";
 import { client } from "../client.js";
 import { harness, makeNuban, START, type Harness, type Merchant, type Reply } from "../helpers.js";
 import { documentAjv, openApiDocument } from "../openapi-check.js";
@@ -118,7 +119,7 @@ const TOKENS: Token[] = [
 ];
 
 const NUBAN = makeNuban("058", "123456789");
-const PAYOUT = { bank_code: "058", account_number: NUBAN, account_name: "BELLO HALIMA", bank_name: "Guaranty Trust Bank" };
+const PAYOUT = { bank_code: "058", account_number: NUBAN, account_name: accountHolderName("058", NUBAN), bank_name: "Guaranty Trust Bank" };
 const LIMITS = { requests_per_minute: 0, payout_attempts_per_hour: 0, payout_attempts_per_ip_per_hour: 0 };
 
 async function makeFixtures(h: Harness): Promise<Fixtures> {

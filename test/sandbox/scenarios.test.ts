@@ -83,7 +83,7 @@ steps:
       merchant: shop
       method: POST
       path: /api/v1/payout/transfer
-      body: { amount: 1000, bank_code: "058", account_number: "0123456785", account_name: ADA OBI, bank_name: Guaranty Trust Bank }
+      body: { amount: 1000, bank_code: "058", account_number: "0123456785", account_name: EZE SEGUN FOLAKE, bank_name: Guaranty Trust Bank }
     expect: { status: 201 }
     capture: { payout_ref: data.reference }
   - request: { merchant: shop, method: GET, path: /api/v1/payout/status?reference=$payout_ref }

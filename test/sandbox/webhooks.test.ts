@@ -133,7 +133,7 @@ describe("link and payout events", () => {
   it("payout.completed and payout.failed carry the payout record and its order_no", async () => {
     const r = await receiver();
     const c = client(await harness().merchant({ webhook_url: r.url }));
-    const body = { amount: 5_000, bank_code: "058", account_name: "EZE NGOZI", bank_name: "GTBank" };
+    const body = { amount: 5_000, bank_code: "058" };
     const ok = await c.processingPayout({ ...body, reference: "ok", account_number: PAYOUT_ACCOUNT });
     const bad = await c.processingPayout({ ...body, reference: "bad", account_number: "0123450001" });
     await c.advance(30);
@@ -147,8 +147,8 @@ describe("link and payout events", () => {
       net_amount: 5_000,
       currency: "NGN",
       account: `****${PAYOUT_ACCOUNT.slice(-4)}`,
-      account_name: "EZE NGOZI",
-      bank_name: "GTBank",
+      account_name: "ADEYEMI IBRAHIM IFEOMA", // what name enquiry returns for PAYOUT_ACCOUNT
+      bank_name: "Guaranty Trust Bank",
       narration: null,
       created_at: at(0),
       processed_at: at(30),

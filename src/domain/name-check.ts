@@ -1,0 +1,70 @@
+/**
+ * A transfer names its destination twice, and the real service checks both against its own records
+ * before it moves money: `account_name` against what name enquiry returns for that bank and account,
+ * `bank_name` against the bank list. Names are compared the way merchants' records differ from NIP's
+ * harmlessly (README "Sandbox choices"): case, accents, spacing and punctuation never matter, and the
+ * holder's names may come in any order, or only some of them (at least two: a merchant that knows
+ * "Segun Eze" pays EZE SEGUN FOLAKE). A word the holder's name lacks is a mismatch.
+ */
+import type { DomainContext } from "./context.js";
+import { DomainError } from "./errors.js";
+import { accountHolderName } from "./names.js";
+import { accountNeverResolves } from "./outcomes.js";
+
+/** Upper case, accents dropped, every run of characters other than letters and digits one space. */
+export function normaliseName(text: string): string {
+  return text
+    .normalize("NFKD")
+    .replace(/\p{M}+/gu, "")
+    .toUpperCase()
+    .replace(/[^\p{L}\p{N}]+/gu, " ")
+    .trim();
+}
+
+const wordsOf = (text: string) => normaliseName(text).split(" ").filter((w) => w.length > 0);
+
+/** Whether `given` names the holder `enquired`: each of its words one of the holder's, at least two of them (all, for a shorter name). */
+export function namesHolder(given: string, enquired: string): boolean {
+  const left = wordsOf(enquired);
+  const words = wordsOf(given);
+  if (words.length < Math.min(2, left.length)) return false;
+  for (const word of words) {
+    const at = left.indexOf(word);
+    if (at < 0) return false;
+    left.splice(at, 1);
+  }
+  return true;
+}
+
+/** Whether `given` is the bank list's name, whatever its case, spacing and punctuation. */
+export const sameBankName = (given: string, listed: string): boolean => normaliseName(given) === normaliseName(listed);
+
+/**
+ * Refuses a transfer whose `bank_name` is not the bank's, or whose `account_name` does not name the
+ * account's holder, naming what the bank list and name enquiry say so the developer can fix it. Runs
+ * after the bank code and account number checks (name-enquiry.ts `assertKnownAccount`). An account
+ * name enquiry never resolves (a test account ending 0000) has no name to match: its transfer is
+ * accepted and fails at settlement, as the README's magic values say.
+ */
+export function assertDestinationNames(
+  ctx: DomainContext,
+  dest: { bank_code: string; account_number: string; account_name: string; bank_name: string },
+): void {
+  const bank = ctx.catalog.bankByCode.get(dest.bank_code);
+  if (!bank) return; // assertKnownAccount refuses unknown codes first
+  if (!sameBankName(dest.bank_name, bank.bank_name)) {
+    throw new DomainError(
+      "BANK_NAME_MISMATCH",
+      `bank_name "${dest.bank_name}" is not the name of bank ${dest.bank_code}: the bank list (GET /api/v1/payout/banks) names it "${bank.bank_name}".`,
+    );
+  }
+  if (accountNeverResolves(dest.account_number)) return;
+  const holder = accountHolderName(dest.bank_code, dest.account_number);
+  if (!namesHolder(dest.account_name, holder)) {
+    throw new DomainError(
+      "ACCOUNT_NAME_MISMATCH",
+      `account_name "${dest.account_name}" does not match the holder of account ${dest.account_number} at ${bank.bank_name}: ` +
+        `name enquiry (POST /api/v1/payout/verify-account) returns "${holder}".`,
+    );
+  }
+}
