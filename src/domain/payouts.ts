@@ -35,8 +35,14 @@ export function createPayout(ctx: DomainContext, state: TenantState, req: Payout
   const { limits } = ctx.config;
   assertKnownAccount(ctx, req.bank_code, req.account_number);
   assertDestinationNames(ctx, req);
-  if (req.reference !== undefined && state.payouts.has(req.reference)) {
-    throw new DomainError("DUPLICATE_REFERENCE", `A payout with reference ${req.reference} already exists.`);
+  const existing = req.reference === undefined ? undefined : state.payouts.get(req.reference);
+  if (existing) {
+    // A client retrying after a lost answer reconciles from this refusal: it carries the payout the reference made.
+    throw new DomainError(
+      "DUPLICATE_REFERENCE",
+      `A payout with reference ${existing.reference} already exists: data is that payout, as GET /api/v1/payout/status shows it.`,
+      { data: payoutStatusView(existing) },
+    );
   }
   if (req.amount < limits.payout_min) {
     throw new DomainError("AMOUNT_BELOW_MINIMUM", `The minimum payout is NGN ${toMajor(limits.payout_min).toFixed(2)}.`);

@@ -58,7 +58,7 @@ export function openApiDocument(app: OpenAPIHono<any>, serverUrl: string): Recor
       description:
         "The Merchant Payments Service API (/api/v1) as served by merchant-sandbox, plus the sandbox's control API (/sandbox/v1). " +
         "Authenticate with the X-Api-Key and X-Api-Secret headers. Every failure has one shape: " +
-        "{ success: false, message, error_code, errors?, retry_after?, request_id? }.",
+        "{ success: false, message, error_code, errors?, retry_after?, data?, request_id? }.",
       contact: { name: "merchant-sandbox maintainers" },
       license: MIT,
     },

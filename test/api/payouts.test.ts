@@ -163,13 +163,27 @@ describe("POST /api/v1/payout/transfer", () => {
     expect(b.body.data.order_no).not.toBe(a.body.data.order_no);
   });
 
-  it("DUPLICATE_REFERENCE (409) for a reused reference, nothing debited", async () => {
+  it("DUPLICATE_REFERENCE (409) for a reused reference, nothing debited; its data is the existing payout as the status endpoint shows it", async () => {
     const c = client(await harness().merchant());
     expect((await c.payout({ reference: "dup-1" })).status).toBe(201);
     const before = await c.balance();
-    expectError(await c.payout({ reference: "dup-1" }), 409, "DUPLICATE_REFERENCE");
+    const dup = expectError(await c.payout({ reference: "dup-1", amount: 9_000 }), 409, "DUPLICATE_REFERENCE") as { message: string; data?: unknown };
+    expect(dup.message).toBe("A payout with reference dup-1 already exists: data is that payout, as GET /api/v1/payout/status shows it.");
+    expect(dup.data).toEqual(await c.payoutStatus("dup-1"));
+    expect(dup.data).toMatchObject({ amount: 5_000, status: "processing", processed_at: null });
     expect(await c.balance()).toBe(before);
     expect(c.tenant.state.payouts.size).toBe(1);
+    // The record as it stands when the retry comes: settled since.
+    await c.advance("30s");
+    const later = expectError(await c.payout({ reference: "dup-1" }), 409, "DUPLICATE_REFERENCE") as { data?: unknown };
+    expect(later.data).toEqual(await c.payoutStatus("dup-1"));
+    expect(later.data).toMatchObject({ status: "completed", processed_at: at(30) });
+  });
+
+  it("no other error carries data", async () => {
+    const c = client(await harness().merchant({ wallet_balance: 10 }));
+    expect(expectError(await c.payout(), 422, "INSUFFICIENT_BALANCE")).not.toHaveProperty("data");
+    expect(expectError(await c.call("POST", "/api/v1/virtual-account/create", { body: {} }), 422, "VALIDATION_ERROR")).not.toHaveProperty("data");
   });
 
   it("the names must be the destination's: ACCOUNT_NAME_MISMATCH and BANK_NAME_MISMATCH (422) name what name enquiry and the bank list say; nothing debited, recorded or counted", async () => {
