@@ -1,9 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { assertDestinationNames, namesHolder, normaliseName, sameBankName } from "../../src/domain/name-check.js";
 import { accountHolderName } from "../../src/domain/names.js";
-import { createPayout } from "../../src/domain/payouts.js";
-import { toMinor } from "../../src/domain/money.js";
-import { expectRefusal, GTB_ACCOUNT, makeContext, payoutRequest, setup, thrown } from "./context.js";
+import { GTB_ACCOUNT, makeContext, thrown } from "./context.js";
 
 describe("normaliseName", () => {
   it("ignores case, accents, spacing and punctuation", () => {
@@ -82,20 +80,5 @@ describe("assertDestinationNames", () => {
     expect(thrown(() => assertDestinationNames(ctx, { ...dest, account_number: "1234560000", bank_name: "GTBank" })).code).toBe("BANK_NAME_MISMATCH");
     // The other test accounts resolve, so their names are checked.
     expect(thrown(() => assertDestinationNames(ctx, { ...dest, account_number: "1234560001", account_name: "JOHN DOE" })).code).toBe("ACCOUNT_NAME_MISMATCH");
-  });
-});
-
-describe("createPayout with a destination that does not match", () => {
-  it("refuses after the account number check and before the reference, amount and balance checks, changing nothing", () => {
-    const { ctx, state } = setup({ balance: 200 });
-    createPayout(ctx, state, payoutRequest({ reference: "used", amount: toMinor(100) }));
-    // A bad account number still answers first...
-    expectRefusal(state, () => createPayout(ctx, state, payoutRequest({ account_number: "0000000019", account_name: "JOHN DOE", bank_name: "Access Bank" })), "INVALID_ACCOUNT");
-    // ...then the names, before a used reference, a too small amount or a wallet that cannot pay.
-    const wrong = { reference: "used", amount: toMinor(1), account_name: "JOHN DOE" };
-    expectRefusal(state, () => createPayout(ctx, state, payoutRequest({ ...wrong, bank_name: "Access Bank" })), "BANK_NAME_MISMATCH");
-    expectRefusal(state, () => createPayout(ctx, state, payoutRequest(wrong)), "ACCOUNT_NAME_MISMATCH");
-    expect(state.payouts.size).toBe(1);
-    expect(state.windows.payoutVolume.entries).toHaveLength(1);
   });
 });

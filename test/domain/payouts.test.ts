@@ -16,7 +16,7 @@ import {
   type PayoutRequest,
 } from "../../src/domain/payouts.js";
 import { volumeUsed } from "../../src/domain/volume.js";
-import { expectRefusal, fieldsOf, GTB_ACCOUNT, payoutRequest, setup, T0 } from "./context.js";
+import { expectRefusal, fieldsOf, GTB_ACCOUNT, payoutRequest, setup, T0, thrown } from "./context.js";
 
 const eventTypes = (state: ReturnType<typeof setup>["state"]) => [...state.events.values()].map((e) => e.type);
 
@@ -62,15 +62,17 @@ describe("createPayout", () => {
     expect(a.narration).toBeNull();
   });
 
-  it("checks bank code, check digit, reference, minimum, maximum, volume, then balance, changing nothing on refusal", () => {
+  it("checks bank code, check digit, bank name, account name, reference, minimum, maximum, volume, then balance, changing nothing on refusal", () => {
     const { ctx, state } = setup({ balance: 1_000, settings: { limits: { payout_hourly_amount: 2_000 } } });
     createPayout(ctx, state, payoutRequest({ reference: "dup", amount: toMinor(100) }));
     addRule(ctx, state, { target: "payout", outcome: "failed", times: 1 }); // not consumed by a refusal
     expect(ctx.catalog.bankByCode.has("123")).toBe(false);
     const steps: Array<[Partial<PayoutRequest>, DomainErrorCode, string]> = [
       [{ bank_code: "123", account_number: "0000000019", reference: "dup", amount: toMinor(99.99) }, "VALIDATION_ERROR", "Unknown bank_code: use a code from GET /api/v1/payout/banks."],
-      [{ account_number: "0000000019", reference: "dup", amount: toMinor(99.99) }, "INVALID_ACCOUNT", "Account 0000000019 could not be resolved at bank 058."],
-      [{ reference: "dup", amount: toMinor(99.99) }, "DUPLICATE_REFERENCE", "A payout with reference dup already exists."],
+      [{ account_number: "0000000019", reference: "dup", amount: toMinor(99.99), bank_name: "Access Bank" }, "INVALID_ACCOUNT", "Account 0000000019 could not be resolved at bank 058."],
+      [{ bank_name: "Access Bank", account_name: "JOHN DOE", reference: "dup", amount: toMinor(99.99) }, "BANK_NAME_MISMATCH", 'bank_name "Access Bank" is not the name of bank 058: the bank list (GET /api/v1/payout/banks) names it "Guaranty Trust Bank".'],
+      [{ account_name: "JOHN DOE", reference: "dup", amount: toMinor(99.99) }, "ACCOUNT_NAME_MISMATCH", 'account_name "JOHN DOE" does not match the holder of account 0000000018 at Guaranty Trust Bank: name enquiry (POST /api/v1/payout/verify-account) returns "EZE FUNMILAYO IBRAHIM".'],
+      [{ reference: "dup", amount: toMinor(99.99) }, "DUPLICATE_REFERENCE", "A payout with reference dup already exists: data is that payout, as GET /api/v1/payout/status shows it."],
       [{ amount: toMinor(99.99) }, "AMOUNT_BELOW_MINIMUM", "The minimum payout is NGN 100.00."],
       [{ amount: toMinor(5_000_000.01) }, "AMOUNT_ABOVE_MAXIMUM", "The maximum payout per transaction is NGN 5000000.00."],
       [{ amount: toMinor(1_901) }, "HOURLY_LIMIT_EXCEEDED", "This payout would exceed the hourly payout limit of NGN 2000.00 (NGN 100.00 used)."],
@@ -81,6 +83,7 @@ describe("createPayout", () => {
       const fields = Object.values(fieldsOf(err)).flat();
       expect(code === "VALIDATION_ERROR" ? fields : [err.message]).toEqual([message]);
     }
+    expect(thrown(() => createPayout(ctx, state, payoutRequest({ reference: "dup" }))).details.data).toEqual(payoutStatusView(state.payouts.get("dup")!));
     expect(createPayout(ctx, state, payoutRequest({ amount: toMinor(890) })).plan.outcome).toBe("failed");
     expect(balanceOf(state)).toBe(toMinor(0.1));
   });
