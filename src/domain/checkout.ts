@@ -107,6 +107,7 @@ export function checkoutCreatedView(baseUrl: string, c: Checkout) {
     success: true as const,
     ...checkoutLinks(baseUrl, c),
     reference: c.reference,
+    transaction_id: c.transaction_id,
     order_no: c.transaction_id,
     amount: toMajor(c.amount),
     currency: "NGN" as const,

@@ -173,6 +173,7 @@ export function payoutView(p: Payout) {
     total_deducted: toMajor(p.total_deducted),
     net_amount: toMajor(p.amount),
     order_no: p.order_no,
+    transaction_id: p.order_no,
     status: p.status,
     account: `****${p.account_number.slice(-4)}`,
     account_name: p.account_name,
@@ -194,7 +195,10 @@ const PayoutFields = z.object({
   fee: z.number(),
   total_deducted: z.number(),
   net_amount: z.number(),
-  order_no: z.string(),
+  order_no: z.string().openapi({ description: "The service's own unique identifier of the payout" }),
+  transaction_id: z.string().openapi({
+    description: "Equal to order_no: the identifier every transaction record carries (the spec's transaction_id, \"also returned as order_no\"); the payout webhooks carry it too",
+  }),
   status: z.enum(["pending", "pending_approval", "processing", "completed", "failed"]).openapi({
     description: "The spec's payout states. `pending` (created, not yet sent) is the real service's; the sandbox never returns it.",
   }),

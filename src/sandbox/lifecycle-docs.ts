@@ -81,6 +81,7 @@ const payoutRecord = (held: boolean, status: string, processed: boolean, errorTe
     total_deducted: held ? 1501000 : 5050,
     net_amount: held ? 1500000 : 5000,
     order_no: held ? "PO_V4MUVUIU0KL3C47G" : "PO_W9B8N1Q40ZEZ82JA",
+    transaction_id: held ? "PO_V4MUVUIU0KL3C47G" : "PO_W9B8N1Q40ZEZ82JA",
     status,
     account: held ? "****3003" : "****0002",
     account_name: held ? "ADEYEMI IBRAHIM IFEOMA" : "ALIYU BABAJIDE",

@@ -119,6 +119,7 @@ describe("POST /api/v1/payout/transfer", () => {
         total_deducted: 5_050,
         net_amount: 5_000,
         order_no: expect.stringMatching(/^PO_[0-9A-Z]{16}$/),
+        transaction_id: res.body.data.order_no,
         status: "processing",
         account: `****${ACCOUNT.slice(-4)}`,
         account_name: "Segun Eze", // as sent: two of EZE SEGUN FOLAKE's names

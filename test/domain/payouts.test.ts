@@ -245,6 +245,7 @@ describe("payout views", () => {
       total_deducted: 152.06,
       net_amount: 150.55,
       order_no: p.order_no,
+      transaction_id: p.order_no,
       status: "processing",
       account: "****0018",
       account_name: "EZE FUNMILAYO IBRAHIM",

@@ -236,6 +236,7 @@ const payout = (over: Record<string, unknown>) => ({
   total_deducted: 25250,
   net_amount: 25000,
   order_no: "PO_66WQ301SA53A0KGZ",
+  transaction_id: "PO_66WQ301SA53A0KGZ",
   status: "processing",
   account: "****6785",
   account_name: GTB.account_name,
@@ -253,6 +254,7 @@ const statusRecord = (over: Record<string, unknown>) => ({
   total_deducted: 5050,
   net_amount: 5000,
   order_no: "PO_W9B8N1Q40ZEZ82JA",
+  transaction_id: "PO_W9B8N1Q40ZEZ82JA",
   status: "processing",
   account: "****0002",
   account_name: "ALIYU BABAJIDE",
@@ -273,6 +275,7 @@ const HELD_STATUS = statusRecord({
   total_deducted: 1501000,
   net_amount: 1500000,
   order_no: "PO_V4MUVUIU0KL3C47G",
+  transaction_id: "PO_V4MUVUIU0KL3C47G",
   status: "pending_approval",
   account: "****3003",
   account_name: "ADEYEMI IBRAHIM IFEOMA",
@@ -299,6 +302,7 @@ export const TRANSFER_RESPONSE_EXAMPLES: Examples = {
         total_deducted: 1501000,
         net_amount: 1500000,
         order_no: "PO_K19EW3WDCDSY7BIO",
+        transaction_id: "PO_K19EW3WDCDSY7BIO",
         status: "pending_approval",
         account: "****5438",
         account_name: "UCHE YETUNDE ZAINAB",
@@ -381,6 +385,7 @@ export const STATUS_DESCRIPTION = `
 The full payout record, by the \`reference\` the transfer was sent with (or the one generated for it). A reference
 the merchant never used: 404 \`NOT_FOUND\`.
 
+\`order_no\` and \`transaction_id\` (the same value) identify the payout: its ledger entries and its webhooks carry it too.
 Beyond the transfer's answer it carries \`processed_at\` (when the payout completed or failed; null before),
 \`source\` (\`api\`) and \`error\` (why it failed; null otherwise). \`status\` is one of:
 
