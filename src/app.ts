@@ -34,6 +34,7 @@ import { lifecycleRoutes } from "./sandbox/lifecycle.js";
 import { outcomeRoutes } from "./sandbox/outcomes.js";
 import { scenarioRoutes } from "./sandbox/scenarios.js";
 import { snapshotRoutes } from "./sandbox/snapshot.js";
+import { vaPaymentRoutes } from "./sandbox/va-payments.js";
 import { webhookRoutes } from "./sandbox/webhooks.js";
 import { merchantRoutes } from "./sandbox/merchants.js";
 import type { Registry } from "./engine/registry.js";
@@ -156,6 +157,7 @@ export function createApp(options: AppOptions) {
   app.route("/api/v1/virtual-cards", virtualCardRoutes());
   app.route("/sandbox/v1", merchantRoutes({ registry, driver, persist: options.persist, store: options.store, shared: options.shared ?? false }));
   app.route("/sandbox/v1", leverRoutes());
+  app.route("/sandbox/v1", vaPaymentRoutes());
   app.route("/sandbox/v1", lifecycleRoutes({ publicUrl }));
   app.route("/sandbox/v1", outcomeRoutes());
   app.route("/sandbox/v1", clockRoutes(registry, driver));

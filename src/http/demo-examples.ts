@@ -9,6 +9,8 @@
 export const DEMO = {
   merchantId: "mch_demo",
   virtualAccount: "5721596598",
+  /** The transfer into it that is still pending (narration `Order 1003`), by its transaction_id. */
+  pendingPayment: "TXN_32WJPO77L0TUWTZ5",
   checkout: "CHK_EIHCVSQ8DN0DMC5D",
   heldPayout: "demo-payout-held",
   processingPayout: "demo-payout-processing",

@@ -325,7 +325,7 @@ export const SPEND_BODY: Examples = {
 const cardTxn = (card_id: number, status: string, balance_after: number, merchant_name: string, decline_reason: string | null) => ({
   success: true,
   data: {
-    transaction_id: "TXN_32WJPO77L0TUWTZ5",
+    transaction_id: "TXN_66WQ301SA53A0KGZ",
     card_id,
     type: "spend",
     status,

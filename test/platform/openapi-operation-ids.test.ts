@@ -46,6 +46,8 @@ const OPERATION_IDS: Record<string, string> = {
   "GET /sandbox/v1/wallet/ledger": "listLedgerEntries",
   "POST /sandbox/v1/cardholders/{id}/approve": "approveCardholder",
   "POST /sandbox/v1/virtual-accounts/{account_number}/transfers": "simulateTransferIn",
+  "POST /sandbox/v1/virtual-accounts/payments/{transaction_id}/clear": "clearVirtualAccountPayment",
+  "POST /sandbox/v1/virtual-accounts/payments/{transaction_id}/fail": "failVirtualAccountPayment",
   "POST /sandbox/v1/payouts/{reference}/approve": "approvePayout",
   "POST /sandbox/v1/payouts/{reference}/reject": "rejectPayout",
   "POST /sandbox/v1/payouts/{reference}/complete": "completePayout",
