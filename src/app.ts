@@ -30,6 +30,7 @@ import { docsRoutes } from "./pages/docs.js";
 import { createRuntime, type Runtime } from "./runtime.js";
 import { clockRoutes } from "./sandbox/clock.js";
 import { leverRoutes } from "./sandbox/levers.js";
+import { listRoutes } from "./sandbox/lists.js";
 import { lifecycleRoutes } from "./sandbox/lifecycle.js";
 import { outcomeRoutes } from "./sandbox/outcomes.js";
 import { scenarioRoutes } from "./sandbox/scenarios.js";
@@ -159,6 +160,7 @@ export function createApp(options: AppOptions) {
   app.route("/sandbox/v1", leverRoutes());
   app.route("/sandbox/v1", vaPaymentRoutes());
   app.route("/sandbox/v1", lifecycleRoutes({ publicUrl }));
+  app.route("/sandbox/v1", listRoutes({ publicUrl }));
   app.route("/sandbox/v1", outcomeRoutes());
   app.route("/sandbox/v1", clockRoutes(registry, driver));
   app.route("/sandbox/v1", webhookRoutes(dispatcher));

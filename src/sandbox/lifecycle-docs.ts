@@ -72,7 +72,7 @@ ${PAYOUT_COMMON}
 
 Demo merchant: \`${DEMO.processingPayout}\` is \`processing\` until forced.`.trim();
 
-const payoutRecord = (held: boolean, status: string, processed: boolean, errorText: string | null) => ({
+export const payoutRecord = (held: boolean, status: string, processed: boolean, errorText: string | null) => ({
   success: true,
   data: {
     reference: held ? DEMO.heldPayout : DEMO.processingPayout,
@@ -191,7 +191,7 @@ cancelled.
 
 ${VTU_COMMON}`.trim();
 
-const vtuRecord = (status: string) => ({
+export const vtuRecord = (status: string) => ({
   success: true,
   reference: DEMO.vtu,
   type: "debit",

@@ -4,14 +4,13 @@
  * contract they keep).
  */
 import { errorExample, type Examples } from "../http/openapi.js";
-import { AT, DEMO } from "../http/demo-examples.js";
+import { DEMO, DEMO_PAYMENTS, demoPaymentRecord } from "../http/demo-examples.js";
 import { validationError } from "./control-docs.js";
 import { balanceLimit } from "./levers-docs.js";
 
 const DEMO_PENDING_PAYMENT = DEMO.pendingPayment;
 const UNKNOWN_PAYMENT = "TXN_0000000000000000";
-/** The demo merchant's transfer that cleared at once (narration `Order 1001`). */
-const DEMO_CLEARED_PAYMENT = "TXN_1TFI4AI7WX9S54YS";
+const DEMO_CLEARED_PAYMENT = DEMO_PAYMENTS.cleared.transaction_id;
 
 // ---- POST /sandbox/v1/virtual-accounts/{account_number}/transfers --------------------------------
 
@@ -74,10 +73,10 @@ export const TRANSFER_BODY_EXAMPLES: Examples = {
   outcomeOfImmediate: { summary: "An outcome for a transfer that clears at once", value: { amount: 7500, outcome: "failed" } },
 };
 
-/** A payment into the demo account, as its transaction status record shows it. */
-const payment = (reference: string, payer_name: string, payer_bank: string, status = "success", amount = 7500, transaction_id = "TXN_66WQ301SA53A0KGZ") => ({
+/** A new payment of NGN 7,500 into the demo account (the next transaction_id the demo hands out). */
+const payment = (reference: string, payer_name: string, payer_bank: string, status = "success") => ({
   success: true,
-  data: { reference, amount, currency: "NGN", status, payer_name, payer_bank, virtual_account: DEMO.virtualAccount, transaction_id, created_at: AT },
+  data: demoPaymentRecord(reference, 7500, status, payer_name, payer_bank, "TXN_66WQ301SA53A0KGZ"),
 });
 
 export const TRANSFER_RESPONSE_EXAMPLES: Examples = {
@@ -146,7 +145,7 @@ const leverErrors = (action: string) => ({
     ),
   },
 });
-const pending = (status: string) => payment("Order 1003", "OBI ADAEZE", "Access Bank", status, 2500, DEMO_PENDING_PAYMENT);
+const pending = (status: string) => ({ success: true, data: DEMO_PAYMENTS.pending(status) });
 
 export const CLEAR = {
   params: leverParams("clearPending"),

@@ -41,6 +41,9 @@ describe("a payer's narration", () => {
     expectInvalid(await c.call("GET", "/api/v1/transaction/status?reference="), ["reference"]);
     const [event] = await c.events("payment.received");
     expect(event!.data).toMatchObject({ reference: "", transaction_id: payment.transaction_id });
+    const listed = await c.call("GET", `/sandbox/v1/virtual-accounts/payments?transaction_id=${payment.transaction_id}`);
+    expect(listed.status).toBe(200);
+    expect(listed.body.data).toEqual([payment]);
   });
 
   it("may be up to 500 characters; 501 is refused and nothing is credited", async () => {

@@ -3,7 +3,7 @@
  * examples are a contract (src/http/openapi.ts, `Example`): each named request, sent to a fresh demo
  * merchant with its sample activity, gets the response of the same name. The bodies are real ones.
  */
-import { DEMO } from "../../http/demo-examples.js";
+import { DEMO_PAYMENTS } from "../../http/demo-examples.js";
 import { errorExample, type Examples } from "../../http/openapi.js";
 
 const AT = "2026-03-02T09:00:00.000Z";
@@ -235,21 +235,9 @@ export const STATUS_PARAM_EXAMPLES: Examples = {
   notFound: { summary: "A narration no transfer carried", value: "Order 9999" },
 };
 
-/** A payment into the demo account, as its transaction status record shows it. */
-const demoPayment = (reference: string, amount: number, status: string, payer_name: string, payer_bank: string, transaction_id: string) => ({
-  success: true,
-  data: { reference, amount, currency: "NGN", status, payer_name, payer_bank, virtual_account: ADA.account_number, transaction_id, created_at: AT },
-});
-
 export const STATUS_RESPONSE_EXAMPLES: Examples = {
-  payment: {
-    summary: "A transfer of NGN 5,000 into the demo account",
-    value: demoPayment("Order 1001", 5000, "success", "OKAFOR CHINEDU EMMANUEL", "Guaranty Trust Bank", "TXN_1TFI4AI7WX9S54YS"),
-  },
-  pending: {
-    summary: "A transfer of NGN 2,500 that has arrived but is not credited yet",
-    value: demoPayment("Order 1003", 2500, "pending", "OBI ADAEZE", "Access Bank", DEMO.pendingPayment),
-  },
+  payment: { summary: "A transfer of NGN 5,000 into the demo account", value: { success: true, data: DEMO_PAYMENTS.cleared } },
+  pending: { summary: "A transfer of NGN 2,500 that has arrived but is not credited yet", value: { success: true, data: DEMO_PAYMENTS.pending() } },
 };
 
 export const STATUS_ERRORS = {
