@@ -19,7 +19,8 @@ import type { ledgerEntryView } from "../src/domain/ledger.js";
 import { accountHolderName } from "../src/domain/names.js";
 import { makeNuban, nubanCheckDigit } from "../src/domain/nuban.js";
 import type { payoutStatusView, payoutView } from "../src/domain/payouts.js";
-import type { vaPaymentView, virtualAccountView } from "../src/domain/virtual-accounts.js";
+import type { vaPaymentView } from "../src/domain/va-payments.js";
+import type { virtualAccountView } from "../src/domain/virtual-accounts.js";
 import type { Tenant } from "../src/engine/tenant.js";
 import { loadCatalog } from "../src/store/fixtures.js";
 import { expectError, START, type CallOptions, type Merchant, type Reply } from "./helpers.js";
@@ -105,6 +106,16 @@ export function payoutBody(over: Partial<PayoutBody> = {}): PayoutBody {
   };
 }
 
+/** The optional fields of a simulated transfer in (control API). */
+export interface TransferExtra {
+  narration?: string;
+  payer_name?: string;
+  payer_bank?: string;
+  status?: "success" | "pending" | "processing";
+  outcome?: "success" | "failed";
+  settle_after_seconds?: number;
+}
+
 export interface TestClient {
   readonly merchant: Merchant;
   /** The merchant's tenant, for checks on its state (ledger, records). */
@@ -128,8 +139,8 @@ export interface TestClient {
   virtualAccount(body?: Record<string, unknown>): Promise<VirtualAccountView>;
   /** The merchant's virtual accounts (GET /api/v1/virtual-accounts), oldest first; asserts 200. */
   virtualAccounts(): Promise<VirtualAccountView[]>;
-  /** A bank transfer into a virtual account (control API); asserts 201. */
-  transferIn(accountNumber: string, amount?: number, extra?: { narration?: string; payer_name?: string; payer_bank?: string }): Promise<PaymentView>;
+  /** A bank transfer into a virtual account (control API), at once or pending/processing (`extra.status`); asserts 201. */
+  transferIn(accountNumber: string, amount?: number, extra?: TransferExtra): Promise<PaymentView>;
   /** POST /api/v1/payout/transfer with `payoutBody(body)`. Returns the reply: refusals are for the test to examine. */
   payout(body?: Partial<PayoutBody>, opts?: { ip?: string }): Promise<Reply>;
   /** `payout` that must be accepted (201) and processing; returns the record. */

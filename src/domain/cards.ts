@@ -241,20 +241,6 @@ function recordCardTransaction(
   return txn;
 }
 
-export interface Page<T> {
-  items: T[];
-  pagination: { current_page: number; per_page: number; total_pages: number; total: number };
-}
-
-/** 1-based pages; a page past the end is empty but still reports the totals. */
-export function paginate<T>(all: T[], page: number, perPage: number): Page<T> {
-  const total = all.length;
-  return {
-    items: all.slice((page - 1) * perPage, page * perPage),
-    pagination: { current_page: page, per_page: perPage, total_pages: Math.ceil(total / perPage), total },
-  };
-}
-
 export function cardholderView(h: Cardholder) {
   return { cardholder_id: h.cardholder_id, full_name: h.full_name, email: h.email, phone: h.phone, kyc_status: h.kyc_status };
 }

@@ -192,17 +192,30 @@ export const VirtualAccountRecord = z.object({
 });
 export type VirtualAccount = z.infer<typeof VirtualAccountRecord>;
 
+/** The spec's transaction statuses: a transfer arrives `success`, or `pending`/`processing` and then ends `success` or `failed`. */
+export const VA_PAYMENT_STATUSES = ["pending", "processing", "success", "failed"] as const;
+export type VaPaymentStatus = (typeof VA_PAYMENT_STATUSES)[number];
+
+export const VaPaymentPlanRecord = z.object({
+  /** How a pending or processing transfer ends: cleared (credited) or failed (returned to the payer). */
+  outcome: z.enum(["success", "failed"]),
+  delay_ms: z.number().int().min(0).max(MAX_DELAY_SECONDS * 1000),
+});
+export type VaPaymentPlan = z.infer<typeof VaPaymentPlanRecord>;
+
 export const VaPaymentRecord = z.object({
   transaction_id: id,
-  /** The payer's narration, verbatim. */
+  /** The payer's narration, verbatim: empty, spaces and all. */
   reference: z.string().max(MAX_NARRATION),
   amount: minor,
   currency: z.literal("NGN"),
-  status: z.enum(["pending", "processing", "success", "failed"]),
+  status: z.enum(VA_PAYMENT_STATUSES),
   payer_name: name,
   payer_bank: name,
   virtual_account: nuban,
   created_at: timestamp,
+  /** For a transfer that arrived pending or processing: how it ends (files from before it was added: null, they were all `success`). */
+  plan: VaPaymentPlanRecord.nullable().default(null),
 });
 export type VaPayment = z.infer<typeof VaPaymentRecord>;
 
@@ -382,7 +395,7 @@ export type CardTransaction = z.infer<typeof CardTransactionRecord>;
 
 // ---- Time: timers and a scenario's timeline --------------------------------------------------------
 
-export const TIMER_KINDS = ["payout.settle", "vtu.settle", "kyc.approve", "timeline.run", "webhook.attempt"] as const;
+export const TIMER_KINDS = ["payout.settle", "vtu.settle", "kyc.approve", "timeline.run", "webhook.attempt", "va_payment.settle"] as const;
 /** `webhook.attempt` timers are run by the webhook dispatcher (I/O); the others by the domain. */
 export type TimerKind = (typeof TIMER_KINDS)[number];
 
@@ -397,6 +410,9 @@ export const TimelineActionRecord = z.discriminatedUnion("kind", [
     narration: z.string().max(MAX_NARRATION).optional(),
     payer_name: name.optional(),
     payer_bank: name.optional(),
+    status: z.enum(["success", "pending", "processing"]).optional(),
+    outcome: z.enum(["success", "failed"]).optional(),
+    settle_after_seconds: seconds(MAX_DELAY_SECONDS).optional(),
   }),
   z.object({ kind: z.literal("pay_link"), reference: id, amount: minor.optional() }),
 ]);

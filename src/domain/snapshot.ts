@@ -110,7 +110,12 @@ function checkIntegrity(s: StateDocument, fail: (path: Array<string | number>, m
   const cards = unique(s.cards, (c) => c.card_id, "cards", "card_id");
   const events = unique(s.events, (e) => e.id, "events", "id");
   unique(s.outcome_rules, (r) => r.id, "outcome_rules", "id");
+  unique(s.va_payments, (p) => p.transaction_id, "va_payments", "transaction_id");
   s.va_payments.forEach((p, i) => !vaNumbers.has(p.virtual_account) && fail(["va_payments", i, "virtual_account"], "names no virtual account"));
+  s.va_payments.forEach((p, i) => {
+    const open = p.status === "pending" || p.status === "processing";
+    if (open && p.plan === null) fail(["va_payments", i, "plan"], `is needed: a ${p.status} payment must say how it ends`);
+  });
   s.cards.forEach((c, i) => !holders.has(c.cardholder_id) && fail(["cards", i, "cardholder_id"], "names no cardholder"));
   s.card_transactions.forEach((t, i) => !cards.has(t.card_id) && fail(["card_transactions", i, "card_id"], "names no card"));
   s.outbox.forEach((id, i) => !events.has(id) && fail(["outbox", i], "names no event"));
@@ -156,7 +161,7 @@ export function toSnapshot(config: MerchantConfig, clock: ClockSettings, s: Tena
     state: {
       ledger: s.ledger,
       virtual_accounts: [...s.virtualAccounts.values()],
-      va_payments: [...s.vaPayments.values()].flat(),
+      va_payments: [...s.vaPayments.values()],
       checkouts: [...s.checkouts.values()],
       payouts: [...s.payouts.values()],
       vtu: [...s.vtu.values()],
@@ -194,6 +199,9 @@ export function fromSnapshot(snapshot: Snapshot): { config: MerchantConfig; cloc
     }
     return map;
   };
+  // In the order they arrived (files written before kept them grouped by narration): a stable sort by
+  // arrival time, which leaves the order of a file written since as it is.
+  const vaPayments = [...s.va_payments].sort((a, b) => a.created_at - b.created_at);
   const cards = new Map(s.cards.map((c) => [c.card_id, c]));
   const cardTransactions = group(s.card_transactions, (t) => t.card_id);
   for (const id of cards.keys()) if (!cardTransactions.has(id)) cardTransactions.set(id, []);
@@ -202,7 +210,8 @@ export function fromSnapshot(snapshot: Snapshot): { config: MerchantConfig; cloc
     ledger: s.ledger,
     virtualAccounts: new Map(s.virtual_accounts.map((a) => [a.account_number, a])),
     virtualAccountsByReference: new Map(s.virtual_accounts.map((a) => [a.reference, a.account_number])),
-    vaPayments: group(s.va_payments, (p) => p.reference),
+    vaPayments: new Map(vaPayments.map((p) => [p.transaction_id, p])),
+    vaPaymentsByReference: group(vaPayments, (p) => p.reference),
     checkouts: new Map(s.checkouts.map((c) => [c.reference, c])),
     checkoutsByAccount: new Map(s.checkouts.map((c) => [c.account_number, c.reference])),
     payouts: new Map(s.payouts.map((p) => [p.reference, p])),

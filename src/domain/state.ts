@@ -48,8 +48,10 @@ export interface TenantState {
   virtualAccounts: Map<string, VirtualAccount>;
   /** merchant reference -> account number */
   virtualAccountsByReference: Map<string, string>;
+  /** transaction_id -> payment into a virtual account, in the order they arrived */
+  vaPayments: Map<string, VaPayment>;
   /** narration -> payments carrying it, oldest first (narrations are not unique) */
-  vaPayments: Map<string, VaPayment[]>;
+  vaPaymentsByReference: Map<string, VaPayment[]>;
   checkouts: Map<string, Checkout>;
   /** one-time account number -> checkout reference */
   checkoutsByAccount: Map<string, string>;
@@ -84,6 +86,7 @@ export function emptyState(): TenantState {
     virtualAccounts: new Map(),
     virtualAccountsByReference: new Map(),
     vaPayments: new Map(),
+    vaPaymentsByReference: new Map(),
     checkouts: new Map(),
     checkoutsByAccount: new Map(),
     payouts: new Map(),

@@ -10,7 +10,7 @@ import { payCheckout } from "./checkout.js";
 import type { DomainContext } from "./context.js";
 import { DomainError } from "./errors.js";
 import { schedule } from "./timers.js";
-import { receiveTransfer } from "./virtual-accounts.js";
+import { receiveTransfer } from "./va-payments.js";
 
 export type { TimelineAction, TimelineEntry } from "./records.js";
 

@@ -10,6 +10,7 @@ import { settlePayoutWhenDue } from "./payouts.js";
 import type { Timer, TimerKind } from "./records.js";
 import type { TenantState } from "./state.js";
 import { runTimelineEntryWhenDue } from "./timeline.js";
+import { settleVaPaymentWhenDue } from "./va-payments.js";
 import { settleVtuWhenDue } from "./vtu.js";
 
 export type DomainTimerKind = Exclude<TimerKind, "webhook.attempt">;
@@ -19,6 +20,7 @@ const WHEN_DUE: Record<DomainTimerKind, (ctx: DomainContext, state: TenantState,
   "vtu.settle": (ctx, state, ref) => settleVtuWhenDue(ctx, state, ref),
   "kyc.approve": (_ctx, state, ref) => approveKycWhenDue(state, Number(ref)),
   "timeline.run": (ctx, state, ref) => runTimelineEntryWhenDue(ctx, state, Number(ref)),
+  "va_payment.settle": (ctx, state, ref) => settleVaPaymentWhenDue(ctx, state, ref),
 };
 
 export function isDomainTimer(timer: Timer): timer is Timer & { kind: DomainTimerKind } {

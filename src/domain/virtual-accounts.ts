@@ -1,18 +1,13 @@
 /**
- * Virtual accounts: dedicated NUBANs at the partner bank, the spec's identity rules, and transfers
- * into them (credited to the wallet at once and recorded as transaction status records).
+ * Virtual accounts: dedicated NUBANs at the partner bank and the spec's identity rules. Transfers
+ * into them are in va-payments.ts.
  */
-import type { Identity, VaPayment, VirtualAccount } from "./records.js";
+import type { Identity, VirtualAccount } from "./records.js";
 import type { TenantState } from "./state.js";
 import { PARTNER_BANK } from "./catalog.js";
 import { iso, type DomainContext } from "./context.js";
 import { DomainError } from "./errors.js";
-import { paymentReceived } from "./events.js";
-import { post } from "./ledger.js";
-import { toMajor, type Minor } from "./money.js";
 import { makeNuban } from "./nuban.js";
-import { z } from "./zod.js";
-import { isoTime } from "./fields.js";
 
 export type VirtualAccountRequest =
   | {
@@ -101,46 +96,6 @@ export function findVirtualAccount(state: TenantState, accountNumber: string): V
   return account;
 }
 
-export interface IncomingTransfer {
-  account_number: string;
-  amount: Minor;
-  narration?: string;
-  payer_name?: string;
-  payer_bank?: string;
-}
-
-/** A bank transfer into a virtual account: credited to the wallet at once, recorded as `success`. */
-export function receiveTransfer(ctx: DomainContext, state: TenantState, t: IncomingTransfer): VaPayment {
-  const account = findVirtualAccount(state, t.account_number);
-  const transaction_id = ctx.ids.id("TXN");
-  const payment: VaPayment = {
-    transaction_id,
-    reference: t.narration ?? `Transfer to ${account.account_name}`,
-    amount: t.amount,
-    currency: "NGN",
-    status: "success",
-    payer_name: t.payer_name ?? "OKAFOR CHINEDU EMMANUEL",
-    payer_bank: t.payer_bank ?? "Guaranty Trust Bank",
-    virtual_account: account.account_number,
-    created_at: ctx.now,
-  };
-  post(state, ctx.now, [
-    { kind: "va_payment", amount: t.amount, transaction_id, description: `Transfer into ${account.account_number} from ${payment.payer_name}` },
-  ]);
-  const list = state.vaPayments.get(payment.reference);
-  if (list) list.push(payment);
-  else state.vaPayments.set(payment.reference, [payment]);
-  paymentReceived(ctx, state, payment);
-  return payment;
-}
-
-/** Narrations are not unique: the most recent payment carrying the reference is returned. */
-export function findVaPayment(state: TenantState, reference: string): VaPayment {
-  const payment = state.vaPayments.get(reference)?.at(-1);
-  if (!payment) throw new DomainError("NOT_FOUND", `No transaction with reference ${reference}.`);
-  return payment;
-}
-
 export function virtualAccountView(a: VirtualAccount) {
   return {
     account_number: a.account_number,
@@ -154,32 +109,3 @@ export function virtualAccountView(a: VirtualAccount) {
     created_at: iso(a.created_at),
   };
 }
-
-export function vaPaymentView(p: VaPayment) {
-  return {
-    reference: p.reference,
-    amount: toMajor(p.amount),
-    currency: p.currency,
-    status: p.status,
-    payer_name: p.payer_name,
-    payer_bank: p.payer_bank,
-    virtual_account: p.virtual_account,
-    transaction_id: p.transaction_id,
-    created_at: iso(p.created_at),
-  };
-}
-
-/** The transaction status record as the API and the control API answer with it (vaPaymentView). */
-export const TransactionStatus = z
-  .object({
-    reference: z.string(),
-    amount: z.number(),
-    currency: z.literal("NGN"),
-    status: z.enum(["pending", "processing", "success", "failed"]),
-    payer_name: z.string(),
-    payer_bank: z.string(),
-    virtual_account: z.string(),
-    transaction_id: z.string(),
-    created_at: isoTime,
-  })
-  .openapi("TransactionStatus");

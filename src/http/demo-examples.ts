@@ -9,6 +9,8 @@
 export const DEMO = {
   merchantId: "mch_demo",
   virtualAccount: "5721596598",
+  /** The transfer into it that is still pending (narration `Order 1003`), by its transaction_id. */
+  pendingPayment: "TXN_32WJPO77L0TUWTZ5",
   checkout: "CHK_EIHCVSQ8DN0DMC5D",
   heldPayout: "demo-payout-held",
   processingPayout: "demo-payout-processing",
@@ -44,3 +46,22 @@ export const demoCheckoutRecord = (status: "pending" | "paid") => ({
   payment_link: `${EXAMPLE_BASE_URL}/pay/${DEMO.checkout}`,
   checkout_url: `${EXAMPLE_BASE_URL}/processor/checkout/${DEMO.checkout}`,
 });
+
+/** A payment into the demo's virtual account, as its transaction status record shows it (GET /api/v1/transaction/status). */
+export const demoPaymentRecord = (reference: string, amount: number, status: string, payer_name: string, payer_bank: string, transaction_id: string) => ({
+  reference,
+  amount,
+  currency: "NGN",
+  status,
+  payer_name,
+  payer_bank,
+  virtual_account: DEMO.virtualAccount,
+  transaction_id,
+  created_at: AT,
+});
+
+/** The demo's two payments: `Order 1001` cleared at once, `Order 1003` still pending (for a day of sim time). */
+export const DEMO_PAYMENTS = {
+  cleared: demoPaymentRecord("Order 1001", 5000, "success", "OKAFOR CHINEDU EMMANUEL", "Guaranty Trust Bank", "TXN_1TFI4AI7WX9S54YS"),
+  pending: (status = "pending") => demoPaymentRecord("Order 1003", 2500, status, "OBI ADAEZE", "Access Bank", DEMO.pendingPayment),
+};

@@ -7,7 +7,7 @@ import { AT } from "../http/demo-examples.js";
 import { validationError } from "./control-docs.js";
 import { DEMO_MERCHANT } from "./merchants-docs.js";
 
-const TIMERS = "payout settlements, VTU settlements, KYC approvals, webhook retries and delayed deliveries, and scenario timeline entries";
+const TIMERS = "payout settlements, VTU settlements, pending transfers into virtual accounts, KYC approvals, webhook retries and delayed deliveries, and scenario timeline entries";
 
 // ---- GET /sandbox/v1/clock -----------------------------------------------------------------------
 
@@ -24,7 +24,7 @@ A realtime clock first fires the timers already due, so the answer never shows a
 Change the mode or speed with PATCH /sandbox/v1/merchant (\`clock\`).`.trim();
 
 export const READ_RESPONSE_EXAMPLES: Examples = {
-  clock: { summary: "The demo merchant's realtime clock", value: { success: true, data: { now: AT, mode: "realtime", speed: 1, pending_timers: 0 } } },
+  clock: { summary: "The demo merchant's realtime clock (one timer: its pending transfer)", value: { success: true, data: { now: AT, mode: "realtime", speed: 1, pending_timers: 1 } } },
 };
 
 // ---- POST /sandbox/v1/clock/advance --------------------------------------------------------------
@@ -62,11 +62,11 @@ export const ADVANCE_BODY_EXAMPLES: Examples = {
 export const ADVANCE_RESPONSE_EXAMPLES: Examples = {
   thirtySeconds: {
     summary: "The new time; nothing was due on the demo merchant",
-    value: { success: true, data: { now: "2026-03-02T09:00:30.000Z", mode: "realtime", speed: 1, pending_timers: 0, fired: 0 } },
+    value: { success: true, data: { now: "2026-03-02T09:00:30.000Z", mode: "realtime", speed: 1, pending_timers: 1, fired: 0 } },
   },
   byDuration: {
     summary: "The new time",
-    value: { success: true, data: { now: "2026-03-02T11:00:00.000Z", mode: "realtime", speed: 1, pending_timers: 0, fired: 0 } },
+    value: { success: true, data: { now: "2026-03-02T11:00:00.000Z", mode: "realtime", speed: 1, pending_timers: 1, fired: 0 } },
   },
 };
 

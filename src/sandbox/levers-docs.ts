@@ -1,13 +1,12 @@
 /**
  * What the OpenAPI document says about the money and KYC levers (wallet funding, the ledger, KYC
- * approval, transfers into a virtual account): descriptions and examples (real bodies; see
- * control-docs.ts for the contract they keep).
+ * approval): descriptions and examples (real bodies; see control-docs.ts for the contract they keep).
  */
 import { errorExample, type Examples } from "../http/openapi.js";
 import { AT, DEMO } from "../http/demo-examples.js";
 import { validationError } from "./control-docs.js";
 
-const balanceLimit = errorExample(
+export const balanceLimit = errorExample(
   "The credit would take the wallet past the sandbox's ceiling",
   "BALANCE_LIMIT_EXCEEDED",
   "This credit would take the wallet past the sandbox's ceiling of NGN 10,000,000,000,000; nothing was credited.",
@@ -37,7 +36,7 @@ export const FUND_BODY_EXAMPLES: Examples = {
 export const FUND_RESPONSE_EXAMPLES: Examples = {
   topUp: {
     summary: "The new balance",
-    value: { success: true, data: { balance: 886850, currency: "NGN", updated_at: AT, transaction_id: "TXN_32WJPO77L0TUWTZ5" } },
+    value: { success: true, data: { balance: 886850, currency: "NGN", updated_at: AT, transaction_id: "TXN_66WQ301SA53A0KGZ" } },
   },
 };
 
@@ -122,74 +121,4 @@ export const APPROVE_ERRORS = {
   404: { notFound: errorExample("No cardholder with this id", "NOT_FOUND", "No cardholder 99.") },
   409: { invalidState: errorExample("Only a PENDING cardholder can be approved", "INVALID_STATE", "Cardholder 1 is APPROVED; only a PENDING cardholder can be approved.") },
   422: { invalidId: validationError("An id that is not a positive integer", "id", "Must be a positive whole number.") },
-};
-
-// ---- POST /sandbox/v1/virtual-accounts/{account_number}/transfers --------------------------------
-
-export const TRANSFER_DESCRIPTION = `
-Simulates a customer's bank transfer into one of the merchant's virtual accounts, as the payer's bank would send
-it. At once: the wallet is credited (ledger kind \`va_payment\`), the payment gets a transaction status record with
-status \`success\` and a new \`transaction_id\`, and a \`payment.received\` event is stored and delivered to the
-merchant's webhook (signed, retried on failure; see GET /sandbox/v1/events). The clock does not move. Answers 201
-with the payment.
-
-- \`account_number\`: a virtual account of the calling merchant (from POST /api/v1/virtual-account/create); any
-  other gets 404 \`NOT_FOUND\`.
-- \`amount\`: Naira, 0.01 to 10,000,000,000, at most two decimals. A virtual account takes any amount (unlike a
-  payment link, which takes only its exact amount).
-- \`narration\` (optional, 1 to 200 characters): the payer's narration. It becomes the payment's \`reference\`, which
-  GET /api/v1/transaction/status?reference= looks up. Narrations are not unique: the lookup returns the most recent
-  payment carrying it, and \`transaction_id\` is the key to reconcile with. Default: \`Transfer to {account_name}\`.
-- \`payer_name\`, \`payer_bank\` (optional, 1 to 100 characters). Default: \`OKAFOR CHINEDU EMMANUEL\` at \`Guaranty Trust Bank\`.
-- A credit that would take the wallet past NGN 10,000,000,000,000 gets 422 \`BALANCE_LIMIT_EXCEEDED\`; nothing changes.
-
-The real service has no such endpoint: it is how a test makes a customer's money arrive. Demo merchant: account
-${DEMO.virtualAccount} (reference \`customer-ada\`).`.trim();
-
-export const TRANSFER_PARAM_EXAMPLES: Examples = {
-  transfer: { summary: "The demo's virtual account", value: DEMO.virtualAccount },
-  defaults: { summary: "The demo's virtual account", value: DEMO.virtualAccount },
-  notFound: { summary: "An account number the merchant does not own", value: "0123456789" },
-  tooManyDecimals: { summary: "The demo's virtual account", value: DEMO.virtualAccount },
-};
-
-export const TRANSFER_BODY_EXAMPLES: Examples = {
-  transfer: {
-    summary: "NGN 7,500 from Ada for order 1002",
-    value: { amount: 7500, narration: "Order 1002", payer_name: "OBI ADAEZE", payer_bank: "Access Bank" },
-  },
-  defaults: { summary: "Only the amount: default narration and payer", value: { amount: 7500 } },
-  notFound: { summary: "A transfer to an account the merchant does not own", value: { amount: 7500 } },
-  tooManyDecimals: { summary: "An amount with three decimals", value: { amount: 7500.555 } },
-};
-
-const payment = (reference: string, payer_name: string, payer_bank: string) => ({
-  success: true,
-  data: {
-    reference,
-    amount: 7500,
-    currency: "NGN",
-    status: "success",
-    payer_name,
-    payer_bank,
-    virtual_account: DEMO.virtualAccount,
-    transaction_id: "TXN_32WJPO77L0TUWTZ5",
-    created_at: AT,
-  },
-});
-
-export const TRANSFER_RESPONSE_EXAMPLES: Examples = {
-  transfer: { summary: "The payment, credited", value: payment("Order 1002", "OBI ADAEZE", "Access Bank") },
-  defaults: {
-    summary: "The payment with the default narration and payer",
-    value: payment("Transfer to Mama Put Foods Ltd-Ada Obi", "OKAFOR CHINEDU EMMANUEL", "Guaranty Trust Bank"),
-  },
-};
-
-export const TRANSFER_ERRORS = {
-  404: { notFound: errorExample("Not one of the merchant's virtual accounts", "NOT_FOUND", "No virtual account 0123456789.") },
-  422: {
-    tooManyDecimals: validationError("Amounts have at most two decimals", "amount", "Must have at most two decimal places."),
-    balanceLimitExceeded: balanceLimit,
-  },
 };

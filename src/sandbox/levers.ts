@@ -1,12 +1,12 @@
 /**
- * Control levers for tests and demos. Each goes through the same domain functions as the API, so a
- * lever can never put a merchant into a state the real service could not reach.
+ * Control levers for tests and demos: the wallet, its ledger and KYC approval (transfers into virtual
+ * accounts are in va-payments.ts). Each goes through the same domain functions as the API, so a lever
+ * can never put a merchant into a state the real service could not reach.
  */
 import { createRoute, z } from "@hono/zod-openapi";
 import { approveKyc, CardholderResponse, cardholderView } from "../domain/cards.js";
 import { ledgerEntryView } from "../domain/ledger.js";
 import { toMinor } from "../domain/money.js";
-import { receiveTransfer, TransactionStatus, vaPaymentView } from "../domain/virtual-accounts.js";
 import { fundWallet, walletView } from "../domain/wallet.js";
 import { body, examples, json, security } from "../http/openapi.js";
 import { amount, isoTime, text } from "../domain/fields.js";
@@ -76,34 +76,6 @@ const approve = createRoute({
   },
 });
 
-const transfer = createRoute({
-  method: "post",
-  path: "/virtual-accounts/{account_number}/transfers",
-  tags,
-  operationId: "simulateTransferIn",
-  summary: "Simulate a customer's bank transfer into a virtual account (credited at once)",
-  description: docs.TRANSFER_DESCRIPTION,
-  security,
-  request: {
-    params: z.object({ account_number: examples(z.string().max(20), docs.TRANSFER_PARAM_EXAMPLES) }),
-    ...body(
-      z
-        .object({
-          amount: amount({ min: 0.01, max: 1e10 }),
-          narration: text(200).optional().openapi({ description: "The payer's narration; becomes the payment's reference" }),
-          payer_name: text(100).optional(),
-          payer_bank: text(100).optional(),
-        })
-        .openapi("SimulateTransfer"),
-      docs.TRANSFER_BODY_EXAMPLES,
-    ),
-  },
-  responses: {
-    201: json(z.object({ success: z.literal(true), data: TransactionStatus }), "The payment", docs.TRANSFER_RESPONSE_EXAMPLES),
-    ...controlErrors(docs.TRANSFER_ERRORS),
-  },
-});
-
 export function leverRoutes() {
   return router()
     .openapi(fund, (c) => {
@@ -117,15 +89,5 @@ export function leverRoutes() {
     .openapi(approve, (c) => {
       const cardholder = approveKyc(c.var.tenant.state, c.req.valid("param").id);
       return c.json({ success: true as const, ...cardholderView(cardholder) }, 200);
-    })
-    .openapi(transfer, (c) => {
-      const tenant = c.var.tenant;
-      const input = c.req.valid("json");
-      const payment = receiveTransfer(contextOf(tenant), tenant.state, {
-        ...input,
-        account_number: c.req.valid("param").account_number,
-        amount: toMinor(input.amount),
-      });
-      return c.json({ success: true as const, data: vaPaymentView(payment) }, 201);
     });
 }

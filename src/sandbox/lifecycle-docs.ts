@@ -72,7 +72,7 @@ ${PAYOUT_COMMON}
 
 Demo merchant: \`${DEMO.processingPayout}\` is \`processing\` until forced.`.trim();
 
-const payoutRecord = (held: boolean, status: string, processed: boolean, errorText: string | null) => ({
+export const payoutRecord = (held: boolean, status: string, processed: boolean, errorText: string | null) => ({
   success: true,
   data: {
     reference: held ? DEMO.heldPayout : DEMO.processingPayout,
@@ -192,7 +192,7 @@ cancelled.
 
 ${VTU_COMMON}`.trim();
 
-const vtuRecord = (status: string) => ({
+export const vtuRecord = (status: string) => ({
   success: true,
   reference: DEMO.vtu,
   type: "debit",
@@ -326,7 +326,7 @@ export const SPEND_BODY: Examples = {
 const cardTxn = (card_id: number, status: string, balance_after: number, merchant_name: string, decline_reason: string | null) => ({
   success: true,
   data: {
-    transaction_id: "TXN_32WJPO77L0TUWTZ5",
+    transaction_id: "TXN_66WQ301SA53A0KGZ",
     card_id,
     type: "spend",
     status,

@@ -9,6 +9,7 @@ import { MAX_CLOCK, MAX_DELAY_SECONDS, MAX_NARRATION, MAX_OUTCOME_RULES } from "
 import { amount, email } from "../domain/fields.js";
 import { NewMerchantSchema } from "../domain/merchant-settings.js";
 import { OUTCOME_TARGETS, ruleMatch, secret } from "../domain/records.js";
+import { TransferArrivalFields, refineArrival } from "../domain/va-payments.js";
 import { z } from "../domain/zod.js";
 
 /** A scenario declares at most this many merchants, and this many objects of each kind. */
@@ -101,11 +102,15 @@ const TimelineEntry = z
       .object({
         to: z.string().min(1).describe("a virtual account alias or account number"),
         amount: money,
+        /** Verbatim, empty and spaces included. */
         narration: z.string().max(MAX_NARRATION).optional(),
         payer_name: z.string().max(200).optional(),
         payer_bank: z.string().max(200).optional(),
+        /** `pending` or `processing` to arrive uncredited, then end as `outcome` after `settle_after_seconds`. */
+        ...TransferArrivalFields,
       })
       .strict()
+      .superRefine(refineArrival)
       .optional(),
     pay_link: z.object({ link: z.string().min(1), amount: money.optional() }).strict().optional(),
   })

@@ -10,7 +10,6 @@ import {
   fundCard,
   fundsMovedView,
   issueCard,
-  paginate,
   setCardStatus,
   spendCard,
   terminateCard,
@@ -291,13 +290,7 @@ describe("spendCard", () => {
   });
 });
 
-describe("card views and pages", () => {
-  it("pages are 1-based; a page past the end is empty with the totals", () => {
-    const items = [1, 2, 3, 4, 5];
-    expect(paginate(items, 2, 2)).toEqual({ items: [3, 4], pagination: { current_page: 2, per_page: 2, total_pages: 3, total: 5 } });
-    expect(paginate(items, 4, 2)).toEqual({ items: [], pagination: { current_page: 4, per_page: 2, total_pages: 3, total: 5 } });
-  });
-
+describe("card views", () => {
   it("show USD in major units and ISO times", () => {
     const w = withCard();
     const { txn } = fundCardUsd(w, 12.5);

@@ -17,7 +17,8 @@ import { addRule } from "../../src/domain/outcomes.js";
 import { createPayout, failPayout, type PayoutRequest } from "../../src/domain/payouts.js";
 import { emptyState, type TenantState } from "../../src/domain/state.js";
 import { addTimelineEntry } from "../../src/domain/timeline.js";
-import { createVirtualAccount, receiveTransfer, type VirtualAccountRequest } from "../../src/domain/virtual-accounts.js";
+import { receiveTransfer } from "../../src/domain/va-payments.js";
+import { createVirtualAccount, type VirtualAccountRequest } from "../../src/domain/virtual-accounts.js";
 import { priceElectricity, priceExam, purchase } from "../../src/domain/vtu.js";
 import { fundWallet } from "../../src/domain/wallet.js";
 import { planAttempt } from "../../src/domain/webhook-policy.js";
@@ -159,5 +160,7 @@ export function busyMerchant() {
   state.deliveries.push({ id: ctx.ids.id("DLV"), event_id: first!.id, event_type: first!.type, trigger: "initial", url, sent_at: ctx.now, request_headers: {}, ...unanswered, outcome: "held", fault: "out_of_order" });
   addTimelineEntry(ctx, state, T0 + 60_000, { kind: "transfer", account_number: account.account_number, amount: toMinor(50) });
   recordIncident(state, ctx.now, "timer payout.settle po-x", new Error("boom"));
+  // Last, so the timers' heap is in due order as it stands (snapshots save it sorted).
+  receiveTransfer(ctx, state, { account_number: account.account_number, amount: toMinor(750), narration: " ", status: "processing", outcome: "failed", settle_after_seconds: 300 });
   return world;
 }

@@ -3,7 +3,7 @@ import { createCheckout, payCheckout } from "../../src/domain/checkout.js";
 import { deliveryView, emit, EVENT_PAYLOADS, EVENT_TYPES, eventView, WebhookEventRecord, type WebhookEvent } from "../../src/domain/events.js";
 import { toMinor } from "../../src/domain/money.js";
 import { completePayout, createPayout, rejectPayout } from "../../src/domain/payouts.js";
-import { receiveTransfer } from "../../src/domain/virtual-accounts.js";
+import { receiveTransfer } from "../../src/domain/va-payments.js";
 import { busyMerchant, payoutRequest, setup, T0, withAccount } from "./context.js";
 
 /** `data` holds exactly what its type's schema describes: parsing keeps every field and adds none. */

@@ -36,6 +36,7 @@ describe("toSnapshot and fromSnapshot", () => {
     expect(state.checkoutsByAccount).toEqual(live.checkoutsByAccount);
     expect(state.cardholdersByEmail).toEqual(live.cardholdersByEmail);
     expect(state.vaPayments).toEqual(live.vaPayments);
+    expect(state.vaPaymentsByReference).toEqual(live.vaPaymentsByReference);
     expect(state.cardTransactions).toEqual(live.cardTransactions);
     expect(state.cardTransactions.get(2)).toEqual([]); // a card without transactions still has its list
     expect(state.windows.payoutAttemptsByIp).toEqual(live.windows.payoutAttemptsByIp);
@@ -66,6 +67,25 @@ describe("toSnapshot and fromSnapshot", () => {
     delete doc.state.sequences.captured;
     const parsed = parseSnapshot(doc);
     expect("snapshot" in parsed && parsed.snapshot.state).toMatchObject({ timeline: [], incidents: [], sequences: { captured: 0 } });
+  });
+
+  it("loads payments saved before transfers could arrive pending: no plan, and grouped by narration", () => {
+    const doc = document();
+    const first = doc.state.va_payments[0]!; // the success one: files before held no other kind
+    const later = { ...first, transaction_id: "TXN_LATER", reference: "INV-2", created_at: T0 + 5_000 };
+    const again = { ...first, transaction_id: "TXN_AGAIN", created_at: T0 + 9_000 };
+    // Grouped by narration, as files before kept them (INV-1 twice, then INV-2), and without a plan.
+    (doc.state as { va_payments: unknown[] }).va_payments = [first, again, later].map(({ plan: _plan, ...old }) => old);
+    doc.state.timers = doc.state.timers.filter((t) => t.kind !== "va_payment.settle");
+    const parsed = parseSnapshot(doc);
+    if (!("snapshot" in parsed)) throw new Error(`${parsed.path}: ${parsed.error}`);
+    const { state } = fromSnapshot(parsed.snapshot);
+    expect([...state.vaPayments.values()].map((p) => [p.transaction_id, p.plan])).toEqual([
+      [first.transaction_id, null],
+      ["TXN_LATER", null],
+      ["TXN_AGAIN", null],
+    ]);
+    expect(state.vaPaymentsByReference.get("INV-1")!.map((p) => p.transaction_id)).toEqual([first.transaction_id, "TXN_AGAIN"]);
   });
 });
 
@@ -110,6 +130,7 @@ describe("integrity checks", () => {
       [(d) => (d.state.cards[1]!.card_id = 1), "state.cards.1.card_id"],
       [(d) => twice(d.state.events), "state.events.3.id"],
       [(d) => twice(d.state.outcome_rules), "state.outcome_rules.1.id"],
+      [(d) => twice(d.state.va_payments), "state.va_payments.2.transaction_id"],
     ];
     for (const [breakIt, path] of cases) expect(refusal(breakIt).path).toBe(path);
     expect(refusal((d) => twice(d.state.payouts)).error).toBe("duplicate reference po-processing");
@@ -139,6 +160,10 @@ describe("integrity checks", () => {
     for (const [breakIt, path, error] of cases) expect(refusal(breakIt)).toEqual({ path, error });
   });
 
+  it("a pending or processing payment says how it ends", () => {
+    expect(refusal((d) => (d.state.va_payments[1]!.plan = null))).toEqual({ path: "state.va_payments.1.plan", error: "is needed: a processing payment must say how it ends" });
+  });
+
   it("the volume window: ordered starts and exact sums", () => {
     expect(refusal((d) => (d.state.windows.payout_volume.hourStart = 99))).toEqual({
       path: "state.windows.payout_volume",
@@ -162,6 +187,7 @@ describe("integrity checks", () => {
       ["payout.settle", 30_000],
       ["vtu.settle", 60_000],
       ["timeline.run", 60_000],
+      ["va_payment.settle", 300_000],
     ]);
     doc.state.timers = [...inOrder].reverse(); // a valid listing, just not the heap's own order
     const parsed = parseSnapshot(doc);
@@ -172,6 +198,6 @@ describe("integrity checks", () => {
     const { state } = fromSnapshot(parsed.snapshot);
     // The payout's settlement is due at T0 + 30 s: it must come out of the heap then.
     expect(popDue(state, T0 + 30_000)).toEqual(inOrder[0]);
-    expect([popDue(state, T0 + 60_000), popDue(state, T0 + 60_000)]).toEqual(inOrder.slice(1));
+    expect([popDue(state, T0 + 60_000), popDue(state, T0 + 60_000)]).toEqual(inOrder.slice(1, 3));
   });
 });

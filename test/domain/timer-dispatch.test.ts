@@ -93,7 +93,7 @@ describe("timeline", () => {
     ]);
     expect(state.timeline.map((e) => e.result)).toEqual(["ok", "ok"]);
     expect(balanceOf(state)).toBe(toMinor(700));
-    expect(state.vaPayments.get("inv-1")![0]!.created_at).toBe(T0 + 1_000);
+    expect(state.vaPaymentsByReference.get("inv-1")![0]!.created_at).toBe(T0 + 1_000);
     runTimelineEntryWhenDue(ctx, state, 0); // already run: nothing happens again
     runTimelineEntryWhenDue(ctx, state, 9); // no such entry
     expect(balanceOf(state)).toBe(toMinor(700));

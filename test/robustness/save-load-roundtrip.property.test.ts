@@ -135,7 +135,18 @@ type Op =
   | { kind: "fund"; amount: number; description?: string }
   | { kind: "patch"; settings: Record<string, unknown> }
   | { kind: "virtualAccount"; body: Record<string, unknown> }
-  | { kind: "transferIn"; pick: number; amount: number; narration?: string; payer_name?: string; payer_bank?: string }
+  | {
+      kind: "transferIn";
+      pick: number;
+      amount: number;
+      narration?: string;
+      payer_name?: string;
+      payer_bank?: string;
+      status?: "success" | "pending" | "processing";
+      outcome?: "success" | "failed";
+      settle_after_seconds?: number;
+    }
+  | { kind: "paymentLever"; pick: number; action: "clear" | "fail" }
   | { kind: "createLink"; body: Record<string, unknown> }
   | { kind: "payLink"; pick: number; how: "lever" | "page" | "wrong" }
   | { kind: "payout"; body: Record<string, unknown> }
@@ -257,10 +268,22 @@ const op: fc.Arbitrary<Op> = fc.oneof(
   weighted(
     3,
     fc.record(
-      { kind: fc.constant("transferIn" as const), pick, amount: fc.oneof(money(0.01, 100_000), money(0.01, 1e10)), narration: textOf(200), payer_name: textOf(100), payer_bank: textOf(100) },
+      {
+        kind: fc.constant("transferIn" as const),
+        pick,
+        amount: fc.oneof(money(0.01, 100_000), money(0.01, 1e10)),
+        // Verbatim: empty and blank narrations too.
+        narration: fc.oneof(textOf(200), fc.constantFrom("", "  ", " Order 7 "), fc.string({ maxLength: 500 })),
+        payer_name: textOf(100),
+        payer_bank: textOf(100),
+        status: fc.constantFrom("pending", "processing"),
+        outcome: fc.constantFrom("success", "failed"),
+        settle_after_seconds: seconds,
+      },
       { requiredKeys: ["kind", "pick", "amount"] },
-    ),
+    ).map((o) => (o.status === undefined ? { ...o, outcome: undefined, settle_after_seconds: undefined } : o)),
   ),
+  weighted(2, fc.record({ kind: fc.constant("paymentLever" as const), pick, action: fc.constantFrom("clear", "fail") })),
   weighted(
     3,
     fc
@@ -388,6 +411,10 @@ async function perform(w: World, o: Op): Promise<Reply | undefined> {
     }
     case "vtu":
       return m.call("POST", `/api/v1/vtu/${o.path}`, { body: o.body });
+    case "paymentLever": {
+      const open = [...s.vaPayments.values()].filter((p) => p.status === "pending" || p.status === "processing").map((p) => p.transaction_id);
+      return m.call("POST", `/sandbox/v1/virtual-accounts/payments/${nth(open, o.pick) ?? nth([...s.vaPayments.keys()], o.pick) ?? "none"}/${o.action}`);
+    }
     case "vtuLever": {
       const open = [...s.vtu.values()].filter((v) => v.status === "processing").map((v) => v.reference);
       return m.call("POST", `/sandbox/v1/vtu/${nth(open, o.pick) ?? nth([...s.vtu.keys()], o.pick) ?? "none"}/${o.action}`);
@@ -507,7 +534,7 @@ describe("save and load round-trip", () => {
     );
     // The sequences did reach these states: every kind of operation was accepted at least once.
     const kinds: Array<Op["kind"]> = [
-      "fund", "patch", "virtualAccount", "transferIn", "createLink", "payLink", "payout", "payoutLever", "vtu", "vtuLever", "cardholder",
+      "fund", "patch", "virtualAccount", "transferIn", "paymentLever", "createLink", "payLink", "payout", "payoutLever", "vtu", "vtuLever", "cardholder",
       "approveHolder", "newCard", "issueCard", "card", "rule", "deleteRule", "advance", "wallTick", "redeliver", "scenario", "snapshotPut", "reset",
     ];
     expect(kinds.filter((k) => !accepted.has(k)), "operation kinds never accepted").toEqual([]);

@@ -213,6 +213,16 @@ describe("scenario errors name the file, the path in the document and what was e
     expect(timeline.message).toBe('inline.yaml: at timeline.0.merchant: unknown merchant "ghost"');
   });
 
+  it("a transfer that clears at once takes no outcome and no delay; its status is one of three", async () => {
+    const transfer = (fields: string) => `name: x\nmerchants: { shop: {} }\ntimeline:\n  - { at: +5m, transfer: { to: a, amount: 5, ${fields} } }\n`;
+    expect((await errorOf(transfer("outcome: failed"))).message).toBe(
+      "inline.yaml: at timeline.0.transfer.outcome: Only a transfer that arrives pending or processing ends later: send status pending or processing, or leave this out.",
+    );
+    expect((await errorOf(transfer("status: success, settle_after_seconds: 5"))).path).toBe("timeline.0.transfer.settle_after_seconds");
+    expect((await errorOf(transfer("status: cleared"))).message).toBe("inline.yaml: at timeline.0.transfer.status: Must be success, pending or processing.");
+    expect((await errorOf(transfer("status: pending, settle_after_seconds: -5"))).path).toBe("timeline.0.transfer.settle_after_seconds");
+  });
+
   it("an unknown object alias is refused at load", async () => {
     const err = await errorOf("name: x\nmerchants: { shop: {} }\ntimeline:\n  - { at: +5m, pay_link: { link: nowhere } }\n");
     expect(err.message).toBe('inline.yaml: at timeline.0.pay_link.link: no payment link "nowhere"');
@@ -310,6 +320,32 @@ describe("POST /sandbox/v1/scenarios", () => {
     expect(await c.clock()).toMatchObject({ now: "2026-01-05T09:00:00.000Z", mode: "manual", pending_timers: 2 });
     await c.advance("10m");
     expect(await c.balance()).toBe(7_500.5);
+  });
+
+  it("a timeline transfer can arrive pending with its narration as sent, then clear on the merchant's clock", async () => {
+    const h = harness();
+    const doc = {
+      name: "pending in",
+      merchants: { shop: { wallet_balance: 0, kyc: { bvn: "22212345678" } } },
+      virtual_accounts: [{ as: "acct", email: "ada@example.com", reference: "c-1", first_name: "Ada", last_name: "Obi" }],
+      timeline: [
+        { at: "+1m", transfer: { to: "acct", amount: 300, narration: "", status: "pending", settle_after_seconds: 120 } },
+        { at: "+1m", transfer: { to: "acct", amount: 200, narration: "  rent  ", status: "processing", outcome: "failed" } },
+      ],
+    };
+    const res = await h.call("POST", "/sandbox/v1/scenarios", { body: doc });
+    expect(res.status, JSON.stringify(res.body)).toBe(201);
+    const c = client(h.existing(res.body.data.merchants.shop.merchant_id));
+    await c.advance("1m");
+    const payments = () => [...c.tenant.state.vaPayments.values()].map((p) => [p.reference, p.status]);
+    expect(payments()).toEqual([["", "pending"], ["  rent  ", "processing"]]);
+    expect(await c.balance()).toBe(0);
+    await c.advance("1m"); // the processing one ends after the default 60 s
+    expect(payments()).toEqual([["", "pending"], ["  rent  ", "failed"]]);
+    await c.advance("1m");
+    expect(payments()).toEqual([["", "success"], ["  rent  ", "failed"]]);
+    expect(await c.balance()).toBe(300);
+    expect((await c.events("payment.received")).map((e) => e.data)).toEqual([expect.objectContaining({ reference: "", amount: 300 })]);
   });
 
   it("accepts the scenario as a JSON document too, and each load makes new merchants", async () => {

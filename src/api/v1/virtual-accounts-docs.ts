@@ -3,6 +3,7 @@
  * examples are a contract (src/http/openapi.ts, `Example`): each named request, sent to a fresh demo
  * merchant with its sample activity, gets the response of the same name. The bodies are real ones.
  */
+import { DEMO_PAYMENTS } from "../../http/demo-examples.js";
 import { errorExample, type Examples } from "../../http/openapi.js";
 
 const AT = "2026-03-02T09:00:00.000Z";
@@ -213,39 +214,30 @@ export const LIST_RESPONSE_EXAMPLES: Examples = {
 export const STATUS_DESCRIPTION = `
 The transaction status record of a transfer into one of the merchant's virtual accounts, looked up by
 \`reference\`: the payer's transfer narration exactly as the payer's bank sent it (compared as is, case and
-spaces included).
+spaces included; URL-encode it, \`+\` included). It is 1 to 500 characters here: a transfer whose narration was
+empty cannot be looked up by reference, so keep its \`transaction_id\` from the \`payment.received\` webhook.
 
 A narration is free text and not unique: two payments can carry the same one, and this endpoint returns the
 **most recent** payment with that reference. Match payments to your records with \`transaction_id\` (the
 same value as the \`payment.received\` webhook's), never with \`reference\`. No payment with that reference:
 404 \`NOT_FOUND\`.
 
-In the sandbox, a transfer into a virtual account is credited at once, so its \`status\` is always \`success\`.
+\`status\` is the spec's: \`success\` (credited to the wallet), \`pending\` or \`processing\` (the transfer has
+arrived but is not credited yet; poll again, or wait for \`payment.received\`), \`failed\` (returned to the payer,
+never credited: no webhook is sent). In the sandbox a transfer is \`success\` at once unless the control API or a
+scenario made it arrive \`pending\` or \`processing\` (POST /sandbox/v1/virtual-accounts/{account_number}/transfers).
+Demo merchant: \`Order 1001\` is \`success\`, \`Order 1003\` is \`pending\`.
 `.trim();
 
 export const STATUS_PARAM_EXAMPLES: Examples = {
   payment: { summary: "The narration of the demo merchant's sample transfer", value: "Order 1001" },
+  pending: { summary: "The narration of the demo merchant's transfer that is still pending", value: "Order 1003" },
   notFound: { summary: "A narration no transfer carried", value: "Order 9999" },
 };
 
 export const STATUS_RESPONSE_EXAMPLES: Examples = {
-  payment: {
-    summary: "A transfer of NGN 5,000 into the demo account",
-    value: {
-      success: true,
-      data: {
-        reference: "Order 1001",
-        amount: 5000,
-        currency: "NGN",
-        status: "success",
-        payer_name: "OKAFOR CHINEDU EMMANUEL",
-        payer_bank: "Guaranty Trust Bank",
-        virtual_account: "5721596598",
-        transaction_id: "TXN_1TFI4AI7WX9S54YS",
-        created_at: AT,
-      },
-    },
-  },
+  payment: { summary: "A transfer of NGN 5,000 into the demo account", value: { success: true, data: DEMO_PAYMENTS.cleared } },
+  pending: { summary: "A transfer of NGN 2,500 that has arrived but is not credited yet", value: { success: true, data: DEMO_PAYMENTS.pending() } },
 };
 
 export const STATUS_ERRORS = {

@@ -1,13 +1,7 @@
 import { createRoute, z } from "@hono/zod-openapi";
-import {
-  TransactionStatus,
-  createVirtualAccount,
-  findVaPayment,
-  findVirtualAccount,
-  vaPaymentView,
-  virtualAccountView,
-  type VirtualAccountRequest,
-} from "../../domain/virtual-accounts.js";
+import { MAX_NARRATION } from "../../domain/bounds.js";
+import { TransactionStatus, findVaPayment, vaPaymentView } from "../../domain/va-payments.js";
+import { createVirtualAccount, findVirtualAccount, virtualAccountView, type VirtualAccountRequest } from "../../domain/virtual-accounts.js";
 import { body, errors, examples, json, security } from "../../http/openapi.js";
 import { digits, email, isoTime, text } from "../../domain/fields.js";
 import { router } from "../../http/validation.js";
@@ -143,7 +137,13 @@ const status = createRoute({
   security,
   request: {
     query: z.object({
-      reference: examples(z.string().min(1, { message: "The reference field is required." }).max(500), docs.STATUS_PARAM_EXAMPLES),
+      reference: examples(
+        z
+          .string()
+          .min(1, { message: "The reference field is required." })
+          .max(MAX_NARRATION, { message: `Must be at most ${MAX_NARRATION} characters.` }),
+        docs.STATUS_PARAM_EXAMPLES,
+      ),
     }),
   },
   responses: {

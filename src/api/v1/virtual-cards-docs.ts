@@ -230,7 +230,7 @@ const moved = (message: string, over: Record<string, unknown>) => ({
   success: true,
   message,
   card_id: 1,
-  transaction_id: "TXN_32WJPO77L0TUWTZ5",
+  transaction_id: "TXN_66WQ301SA53A0KGZ",
   currency: "USD",
   exchange_rate: 1600,
   ...over,

@@ -11,15 +11,16 @@ import {
   fundCard,
   fundsMovedView,
   issueCard,
-  paginate,
   setCardStatus,
   terminateCard,
   unloadCard,
 } from "../../domain/cards.js";
+import { paginate } from "../../domain/lists.js";
 import { toMajor, toMinor } from "../../domain/money.js";
 import { requireCapability } from "../../http/capability.js";
 import { body, errors, examples, json, security, withDefault, type Examples } from "../../http/openapi.js";
 import { amount, email, isoTime, phone, text } from "../../domain/fields.js";
+import { Pagination, pagingFields } from "../../http/paging.js";
 import { pathId } from "../../http/schemas.js";
 import { router } from "../../http/validation.js";
 import { contextOf } from "../../engine/tenant.js";
@@ -42,15 +43,7 @@ const cards = requireCapability("virtual_cards");
 const tags = ["Virtual cards"];
 /** The `{id}` path parameter, with the demo ids each named example request uses. */
 const idParam = (named: Examples) => z.object({ id: examples(pathId, named) });
-/** A whole number within [1, max], from a query string. */
-const count = (max: number) => {
-  const message = `Must be a whole number from 1 to ${max}.`;
-  return z.coerce.number({ message }).int({ message }).min(1, { message }).max(max, { message });
-};
-const paging = z.object({
-  page: withDefault(count(1_000_000), 1, "Page number, from 1."),
-  per_page: withDefault(count(100), 20, "Cards per page, at most 100."),
-});
+const paging = z.object(pagingFields("Cards"));
 
 const CardFields = {
   card_id: z.number().int(),
@@ -67,7 +60,6 @@ const CardFields = {
 };
 const Card = z.object(CardFields).openapi("VirtualCard");
 const CardResponse = z.object({ success: z.literal(true), ...CardFields }).openapi("VirtualCardResponse");
-const Pagination = z.object({ current_page: z.number().int(), per_page: z.number().int(), total_pages: z.number().int(), total: z.number().int() });
 const Moved = z
   .object({
     success: z.literal(true),
