@@ -7,7 +7,12 @@ export class DomainError extends Error {
   constructor(
     readonly code: DomainErrorCode,
     message: string,
-    readonly details: { errors?: Record<string, string[]>; retry_after?: number } = {},
+    readonly details: {
+      errors?: Record<string, string[]>;
+      retry_after?: number;
+      /** Wall-clock ms the service takes before it answers with this error (a time-out that takes its time). */
+      wait_ms?: number;
+    } = {},
   ) {
     super(message);
     this.name = "DomainError";
@@ -32,7 +37,9 @@ export type DomainErrorCode =
   | "INVALID_STATE"
   | "AMOUNT_MISMATCH"
   | "CARD_FUNDING_FAILED"
-  | "BALANCE_LIMIT_EXCEEDED";
+  | "BALANCE_LIMIT_EXCEEDED"
+  | "BANK_UNAVAILABLE"
+  | "GATEWAY_TIMEOUT";
 
 /** Shorthand for a validation failure on one field, in the same shape zod failures take. */
 export function fieldError(field: string, message: string): DomainError {

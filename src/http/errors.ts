@@ -55,12 +55,26 @@ export const STATUS_OF: Record<ErrorCode, ContentfulStatusCode> = {
   QUOTA_EXCEEDED: 429,
   MERCHANT_LIMIT_REACHED: 429,
   STORE_UNAVAILABLE: 503,
+  BANK_UNAVAILABLE: 503,
+  GATEWAY_TIMEOUT: 504,
   INTERNAL_ERROR: 500,
 };
 
 export interface ErrorDetails {
   errors?: Record<string, string[]>;
   retry_after?: number;
+}
+
+/**
+ * The answer is lost on purpose (an outcome rule `response` `connection_reset`): the socket, when there
+ * is one, has been reset, and `app.request()` (no socket) rejects with this error instead of answering,
+ * which is what a client sees as a reset. Never turned into an envelope.
+ */
+export class ConnectionReset extends Error {
+  constructor(message = "The connection was reset before any answer was sent (an outcome rule or magic value of the sandbox).") {
+    super(message);
+    this.name = "ConnectionReset";
+  }
 }
 
 /** Thrown by HTTP-level code (auth, capability, limits); domain code throws DomainError instead. */
@@ -89,6 +103,7 @@ export function errorResponse(c: Context, code: ErrorCode, message: string, deta
 }
 
 export const onError: ErrorHandler = (err, c) => {
+  if (err instanceof ConnectionReset) throw err;
   if (err instanceof ApiError || err instanceof DomainError) {
     return errorResponse(c, err.code, err.message, err.details);
   }

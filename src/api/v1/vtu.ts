@@ -2,7 +2,6 @@ import { createRoute, z } from "@hono/zod-openapi";
 import { NETWORKS } from "../../domain/catalog.js";
 import { toMinor } from "../../domain/money.js";
 import {
-  findVtu,
   priceAirtime,
   priceCable,
   priceData,
@@ -10,6 +9,7 @@ import {
   priceExam,
   purchase,
   purchaseResultView,
+  readVtuStatus,
   vtuRecordView,
   type PricedPurchase,
   VtuTransactionSchema,
@@ -215,5 +215,9 @@ export function vtuRoutes() {
     })
     .openapi(discos, (c) => c.json({ success: true as const, data: c.var.tenant.catalog.discos }, 200))
     .openapi(examTypes, (c) => c.json({ success: true as const, data: c.var.tenant.catalog.examTypes }, 200))
-    .openapi(status, (c) => c.json(vtuRecordView(findVtu(c.var.tenant.state, c.req.valid("query").reference)), 200));
+    .openapi(status, (c) => {
+      const { record, counted } = readVtuStatus(contextOf(c.var.tenant), c.var.tenant.state, c.req.valid("query").reference);
+      if (counted) c.set("stateChanged", true);
+      return c.json(vtuRecordView(record), 200);
+    });
 }
