@@ -274,7 +274,7 @@ export const QUERY_OUTCOMES: Partial<Record<OutcomeTarget, readonly string[]>> =
  * The operations a `response` rule can fault, by operationId: the /api/v1 POSTs that move money, where
  * a lost or late answer leaves the merchant unsure whether it was paid (and a blind retry pays twice).
  */
-export const RESPONSE_OPERATIONS = ["createPayout", "buyAirtime", "buyData", "payCable", "buyElectricity", "buyExamPins", "fundCard", "unloadCard"] as const;
+export const RESPONSE_OPERATIONS = ["createPayout", "buyAirtime", "buyData", "payCable", "buyElectricity", "buyExamPins", "fundVirtualCard", "unloadVirtualCard"] as const;
 
 /** Targets whose `delay_seconds` is wall-clock time the reply is held back, so bounded tightly. */
 const WALL_CLOCK_DELAY_TARGETS: readonly OutcomeTarget[] = ["response", "verify_account"];

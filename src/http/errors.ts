@@ -60,6 +60,12 @@ export const STATUS_OF: Record<ErrorCode, ContentfulStatusCode> = {
   INTERNAL_ERROR: 500,
 };
 
+/** What a sandbox bug says (with its request_id); an outcome rule `server_error` says the same, as the real thing would. */
+export const INTERNAL_ERROR_MESSAGE = "An unexpected error occurred. Quote the request_id when reporting it.";
+/** A 504 after the change was made (an outcome rule `response` `gateway_timeout`): the advice a merchant needs. */
+export const GATEWAY_TIMEOUT_MESSAGE =
+  "The request timed out upstream before it was confirmed. It may have been processed: query its status by reference before you retry, and retry only with the same reference.";
+
 export interface ErrorDetails {
   errors?: Record<string, string[]>;
   retry_after?: number;
@@ -117,7 +123,7 @@ export const onError: ErrorHandler = (err, c) => {
   }
   // Anything else is our bug: log it with the request id, never show the stack to the caller.
   console.error(`[merchant-sandbox] request ${String(c.get("requestId"))} failed:`, err);
-  return errorResponse(c, "INTERNAL_ERROR", "An unexpected error occurred. Quote the request_id when reporting it.");
+  return errorResponse(c, "INTERNAL_ERROR", INTERNAL_ERROR_MESSAGE);
 };
 
 export const notFound: NotFoundHandler = (c) =>

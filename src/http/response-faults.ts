@@ -19,7 +19,7 @@ import { DomainError } from "../domain/errors.js";
 import { planResponseFault } from "../domain/outcomes.js";
 import { contextOf } from "../engine/tenant.js";
 import type { AppEnv } from "./env.js";
-import { ConnectionReset, errorResponse } from "./errors.js";
+import { ConnectionReset, errorResponse, GATEWAY_TIMEOUT_MESSAGE, INTERNAL_ERROR_MESSAGE } from "./errors.js";
 
 /** The operationId of the route a request reached (e.g. createPayout), if it has one. */
 export type OperationOf = (c: Context<AppEnv>) => string | undefined;
@@ -35,7 +35,7 @@ export function operationLookup(definitions: () => ReadonlyArray<{ type: string;
   };
 }
 
-/** A request body's own scalar fields, for rules to match (nested values are not compared). */
+/** A request body's own scalar fields, for rules to match beside the path parameters (nested values are not compared). */
 function scalarFields(body: unknown): Record<string, unknown> {
   if (body === null || typeof body !== "object" || Array.isArray(body)) return {};
   return Object.fromEntries(Object.entries(body).filter(([, v]) => v === null || ["string", "number", "boolean"].includes(typeof v)));
@@ -47,9 +47,10 @@ export const decideResponseFault = (operationOf: OperationOf): MiddlewareHandler
     if (c.req.method !== "POST" || c.res.status >= 300 || !c.var.tenant) return;
     const operation = operationOf(c);
     if (!operation) return;
+    // After next() the request is at its route's handler, so param() names the route's own parameters.
     const body = (c.req as unknown as { valid(target: "json"): unknown }).valid("json");
     const tenant = c.var.tenant;
-    const fault = planResponseFault(contextOf(tenant), tenant.state, { ...scalarFields(body), operation });
+    const fault = planResponseFault(contextOf(tenant), tenant.state, { ...c.req.param(), ...scalarFields(body), operation });
     if (fault) c.set("responseFault", fault);
   };
 
@@ -99,14 +100,10 @@ export const applyResponseFaults = (stopping: AbortSignal): MiddlewareHandler<Ap
       case "connection_reset":
         return resetConnection(c);
       case "server_error":
-        c.res = errorResponse(c, "INTERNAL_ERROR", "An unexpected error occurred. Quote the request_id when reporting it.");
+        c.res = errorResponse(c, "INTERNAL_ERROR", INTERNAL_ERROR_MESSAGE);
         return;
       case "gateway_timeout":
-        c.res = errorResponse(
-          c,
-          "GATEWAY_TIMEOUT",
-          "The request timed out upstream before it was confirmed. It may have been processed: query its status by reference before you retry, and retry only with the same reference.",
-        );
+        c.res = errorResponse(c, "GATEWAY_TIMEOUT", GATEWAY_TIMEOUT_MESSAGE);
         return;
       default:
         return; // slow_response, or a refusal that took its time: the answer as it was, late

@@ -16,7 +16,7 @@ import {
 } from "../../domain/vtu.js";
 import { requireCapability } from "../../http/capability.js";
 import type { AppEnv } from "../../http/env.js";
-import { body, errors, examples, json, security, withDefault, type Examples } from "../../http/openapi.js";
+import { afterCommitErrors, body, errors, examples, json, security, withDefault, type Examples } from "../../http/openapi.js";
 import { amount, phone, text } from "../../domain/fields.js";
 import { AIRTIME_AMOUNT, ELECTRICITY_AMOUNT, EXAM_QUANTITY } from "../../domain/limits.js";
 import { router } from "../../http/validation.js";
@@ -109,7 +109,7 @@ const purchaseRoute = <T extends z.ZodType>(path: string, operationId: string, s
     request: body(schema, docs.body),
     responses: {
       200: json(PurchaseResult, "The purchase result (top level); a failed purchase is status fail, already refunded", docs[200]),
-      ...errors({ 403: docs[403], 422: docs[422] }),
+      ...errors({ 403: docs[403], 422: docs[422], ...afterCommitErrors("purchase") }),
     },
   });
 
