@@ -14,7 +14,10 @@ import { newCredentials, newMerchantConfig, type MerchantSettings } from "../../
 import { toMinor } from "../../src/domain/money.js";
 import { addRule } from "../../src/domain/outcomes.js";
 import { createPayout, failPayout, type PayoutRequest } from "../../src/domain/payouts.js";
+import type { Timer } from "../../src/domain/records.js";
 import { emptyState, type TenantState } from "../../src/domain/state.js";
+import { fireTimer, isDomainTimer } from "../../src/domain/timer-dispatch.js";
+import { popDue } from "../../src/domain/timers.js";
 import { addTimelineEntry } from "../../src/domain/timeline.js";
 import { createVirtualAccount, receiveTransfer, type VirtualAccountRequest } from "../../src/domain/virtual-accounts.js";
 import { priceElectricity, priceExam, purchase } from "../../src/domain/vtu.js";
@@ -59,6 +62,18 @@ export function makeContext(opts: SetupOptions = {}): TestContext {
       return true;
     },
   };
+}
+
+/** Fires every domain timer due by `upTo`, each at its own time (as the engine does), and leaves `ctx.now` at `upTo`. */
+export function runDue({ ctx, state }: { ctx: TestContext; state: TenantState }, upTo: number): Timer[] {
+  const fired: Timer[] = [];
+  for (let t = popDue(state, upTo); t; t = popDue(state, upTo)) {
+    ctx.now = t.at;
+    if (isDomainTimer(t)) fireTimer(ctx, state, t);
+    fired.push(t);
+  }
+  ctx.now = upTo;
+  return fired;
 }
 
 /** A context and an empty state (funded with `balance` Naira when given). */
