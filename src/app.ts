@@ -2,8 +2,9 @@
  * createApp(options) -> Hono app. The pipeline of a merchant request, in order: request id -> body
  * limit -> JSON-only bodies, nested at most so deep -> auth (tenant, IP allowlist, per-minute cap) ->
  * capability -> payout attempt caps -> validation -> domain -> saved (with --data) -> response in the
- * spec's shape, and only then the webhooks it caused. Errors of every stage leave through the one
- * envelope in http/errors.ts.
+ * spec's shape, and only then the webhooks it caused; an ambiguous-outcome rule may then hold the
+ * answer back, cut it or replace it (http/response-faults.ts). Errors of every stage leave through the
+ * one envelope in http/errors.ts.
  */
 import { OpenAPIHono } from "@hono/zod-openapi";
 import type { MiddlewareHandler } from "hono";
@@ -22,6 +23,7 @@ import { jsonOnly } from "./http/json-only.js";
 import { openApiDocument } from "./http/openapi-document.js";
 import { registerWebhooks } from "./http/openapi-webhooks.js";
 import { jsonDepth, perIpQuota } from "./http/quotas.js";
+import { applyResponseFaults, decideResponseFault, operationLookup } from "./http/response-faults.js";
 import { securityHeaders } from "./http/security-headers.js";
 import { validationHook } from "./http/validation.js";
 import { checkoutPages } from "./pages/checkout-routes.js";
@@ -71,7 +73,7 @@ export const SNAPSHOT_LIMIT_BYTES = 5 * 1024 * 1024;
 
 export function createApp(options: AppOptions) {
   const { registry, trustProxy = false, publicUrl } = options;
-  const { driver, dispatcher } = options.runtime ?? createRuntime();
+  const { driver, dispatcher, signal: stopping } = options.runtime ?? createRuntime();
   const app = new OpenAPIHono<AppEnv>({ defaultHook: validationHook as never });
 
   app.use("*", requestId());
@@ -108,6 +110,8 @@ export function createApp(options: AppOptions) {
   });
   app.use("/api/v1/*", jsonOnly(), jsonDepth());
   app.use("/api/v1/*", requireMerchant({ registry, trustProxy, accountRules: true }));
+  // Outside the save below: an answer is held back, cut or replaced only once its change is saved.
+  app.use("/api/v1/*", applyResponseFaults(stopping));
   app.use("/sandbox/v1/*", jsonOnly(), jsonDepth());
   // Sign-up and scenario loading are the open control routes (they are how a test gets its keys), so
   // each has a quota per client IP; every other control route needs the merchant's keys.
@@ -131,7 +135,7 @@ export function createApp(options: AppOptions) {
     if (tenant) await driver.catchUp(tenant);
     await next();
     if (!tenant || registry.get(tenant.id) !== tenant) return; // no tenant, or it was just deleted
-    if (c.req.method !== "GET" && c.req.method !== "HEAD") {
+    if ((c.req.method !== "GET" && c.req.method !== "HEAD") || c.var.stateChanged) {
       await options.persist?.(tenant);
       void dispatcher.drain(tenant);
     } else if (tenant.state.outbox.length > 0) {
@@ -142,6 +146,8 @@ export function createApp(options: AppOptions) {
   };
   app.use("/api/v1/*", clockSync);
   app.use("/sandbox/v1/*", clockSync);
+  // Inside the save: what happens to a money-moving answer is decided with the change, so the rule's use is saved too.
+  app.use("/api/v1/*", decideResponseFault(operationLookup(() => app.openAPIRegistry.definitions)));
 
   // After a change made outside the merchant-scoped pipeline (scenario loads, page actions): saved first.
   const afterChange = async (t: Tenant) => {

@@ -7,6 +7,8 @@ import { ClockDriver } from "./engine/clock-driver.js";
 export interface Runtime {
   driver: ClockDriver;
   dispatcher: WebhookDispatcher;
+  /** Aborted by `stop`: answers held back on purpose (slow responses) are cut instead of waited for. */
+  signal: AbortSignal;
   /** Disarms every realtime wake-up and ends every webhook request in flight (shutdown, teardown). */
   stop(): void;
 }
@@ -27,12 +29,15 @@ export function createRuntime(options: RuntimeOptions = {}): Runtime {
   // Attempts finishing outside a request schedule retries; realtime merchants must wake up for them.
   const dispatcher: WebhookDispatcher = new WebhookDispatcher({ transport, onTimersChanged: (t) => driver.arm(t), onStateChanged: save });
   const driver = new ClockDriver(dispatcher, options.persist);
+  const stopping = new AbortController();
   return {
     driver,
     dispatcher,
+    signal: stopping.signal,
     stop: () => {
       driver.stop();
       dispatcher.abortAll();
+      stopping.abort();
     },
   };
 }

@@ -2,8 +2,12 @@
  * `merchant-sandbox run`: loads a scenario into a fresh in-process sandbox and runs its steps against
  * the real HTTP app (`app.request`), reporting pass or fail per step with a diff. Merchants with
  * `webhook_capture` get a local receiver on an ephemeral port, so webhooks are really delivered.
+ * A request step can end with no answer: a reset connection (`app.request` rejects with
+ * ConnectionReset) or the client's own time-out (`timeout_seconds` of wall-clock time). Either way the
+ * request's change was made before its answer was held back or cut, so runs stay deterministic.
  */
 import { createApp } from "../app.js";
+import { ConnectionReset } from "../http/errors.js";
 import { createRuntime } from "../runtime.js";
 import { loadCatalog } from "../store/fixtures.js";
 import { Registry } from "../engine/registry.js";
@@ -31,6 +35,12 @@ export interface ScenarioReport {
 }
 
 type Capture = WebhookReceiver & { hooks: string };
+
+/** How a request step ended: an answer, or none (a reset connection, or the client's time-out). */
+type Outcome = { kind: "answer"; status: number; body: unknown } | { kind: "reset" } | { kind: "timeout"; seconds: number };
+
+const describe = (o: Outcome) =>
+  o.kind === "answer" ? `an answer: ${o.status} ${JSON.stringify(o.body).slice(0, 200)}` : o.kind === "reset" ? "the connection was reset" : `no answer within ${o.seconds} s`;
 
 /** A merchant's `webhook_capture`: a real receiver failing the first `failFirst` deliveries. */
 async function startCapture(failFirst: number): Promise<Capture> {
@@ -60,20 +70,43 @@ export async function runScenario(scenario: Scenario, source: string, options: {
       if (!tenant) throw new Error(`unknown merchant "${ref ?? "(none given)"}"`);
       return [alias!, tenant];
     };
-    const call = async (tenant: Tenant, method: string, path: string, body?: unknown) => {
+    const send = async (tenant: Tenant, method: string, path: string, body?: unknown, timeoutSeconds?: number): Promise<Outcome> => {
       const headers: Record<string, string> = { "x-api-key": tenant.config.api_key, "x-api-secret": tenant.config.api_secret };
       if (body !== undefined) headers["content-type"] = "application/json";
-      const res = await app.request(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) }, {
-        incoming: { socket: { remoteAddress: "127.0.0.1" } },
-      });
-      const text = await res.text();
-      let json: unknown = text;
+      const answer = Promise.resolve(
+        app.request(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) }, { incoming: { socket: { remoteAddress: "127.0.0.1" } } }),
+      ).then(
+          async (res): Promise<Outcome> => {
+            const text = await res.text();
+            let json: unknown = text;
+            try {
+              json = JSON.parse(text);
+            } catch {
+              // keep text
+            }
+            return { kind: "answer", status: res.status, body: json };
+          },
+          (err: unknown): Outcome => {
+            if (err instanceof ConnectionReset) return { kind: "reset" };
+            throw err;
+          },
+        );
+      if (timeoutSeconds === undefined) return answer;
+      // The client gives up; the answer (or the reset the runner's stop gives it) then goes nowhere.
+      answer.catch(() => undefined);
+      let timer: NodeJS.Timeout | undefined;
+      const gaveUp = new Promise<Outcome>((done) => (timer = setTimeout(() => done({ kind: "timeout", seconds: timeoutSeconds }), timeoutSeconds * 1000)));
       try {
-        json = JSON.parse(text);
-      } catch {
-        // keep text
+        return await Promise.race([answer, gaveUp]);
+      } finally {
+        clearTimeout(timer);
       }
-      return { status: res.status, body: json };
+    };
+    /** A call whose answer the runner needs (advances, balances): no answer is an error. */
+    const call = async (tenant: Tenant, method: string, path: string, body?: unknown) => {
+      const outcome = await send(tenant, method, path, body);
+      if (outcome.kind !== "answer") throw new Error(`${method} ${path}: ${describe(outcome)}`);
+      return outcome;
     };
 
     for (const [i, rawStep] of scenario.steps.entries()) {
@@ -84,15 +117,23 @@ export async function runScenario(scenario: Scenario, source: string, options: {
         if ("request" in step) {
           label ||= `${step.request.method} ${step.request.path}`;
           const [, t] = tenantOf(step.request.merchant);
-          const res = await call(t, step.request.method, step.request.path, step.request.body);
-          if (step.expect?.status !== undefined && res.status !== step.expect.status) {
-            problems.push(`status: expected ${step.expect.status}, got ${res.status} ${JSON.stringify(res.body).slice(0, 200)}`);
-          }
-          if (step.expect?.body !== undefined) problems.push(...mismatches(step.expect.body, res.body).map((p) => `body.${p}`));
-          for (const [name, path] of Object.entries(step.capture ?? {})) {
-            const value = pick(res.body, path);
-            if (value === undefined) problems.push(`capture ${name}: nothing at ${path}`);
-            else vars[name] = value;
+          const res = await send(t, step.request.method, step.request.path, step.request.body, step.request.timeout_seconds);
+          const wanted = step.expect?.connection;
+          if (res.kind !== "answer") {
+            if (wanted !== res.kind) problems.push(wanted ? `connection: expected ${wanted === "reset" ? "a reset" : "a client time-out"}, got ${describe(res)}` : `no answer: ${describe(res)}`);
+            for (const name of Object.keys(step.capture ?? {})) problems.push(`capture ${name}: no answer to capture from`);
+          } else if (wanted) {
+            problems.push(`connection: expected ${wanted === "reset" ? "a reset" : "a client time-out"}, got ${describe(res)}`);
+          } else {
+            if (step.expect?.status !== undefined && res.status !== step.expect.status) {
+              problems.push(`status: expected ${step.expect.status}, got ${res.status} ${JSON.stringify(res.body).slice(0, 200)}`);
+            }
+            if (step.expect?.body !== undefined) problems.push(...mismatches(step.expect.body, res.body).map((p) => `body.${p}`));
+            for (const [name, path] of Object.entries(step.capture ?? {})) {
+              const value = pick(res.body, path);
+              if (value === undefined) problems.push(`capture ${name}: nothing at ${path}`);
+              else vars[name] = value;
+            }
           }
         } else if ("advance" in step) {
           const { merchant, ...by } = step.advance;

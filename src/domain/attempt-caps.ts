@@ -47,21 +47,26 @@ export function realSecondsFor(simMs: number, speed: number): number {
 }
 
 /**
- * The refusal of a full window, its `retry_after` told in the unit that gets a client past it: real
+ * How to tell a client to wait `simMs` on `clock`, in the unit that gets it past the wait: real
  * seconds (and a Retry-After header) for the wall and realtime clocks; on a manual clock no amount of
- * waiting helps, so sim seconds, no header, and the message names the advance that does.
+ * waiting helps, so sim seconds, no header, and a hint naming the advance that does.
  */
-function refusal(code: "RATE_LIMITED" | "IP_RATE_LIMITED", message: string, simMs: number, clock: CapClock): DomainError {
+export function waitAdvice(simMs: number, clock: CapClock): { hint: string; details: { retry_after: number; retry_after_header?: false } } {
   if (clock.mode === "manual") {
     const seconds = Math.max(1, Math.ceil(simMs / 1000));
-    return new DomainError(
-      code,
-      `${message} This account's clock is manual, so waiting does not free the cap: advance the clock by ${seconds} seconds (POST /sandbox/v1/clock/advance) to get past it.`,
-      { retry_after: seconds, retry_after_header: false },
-    );
+    return {
+      hint: `This account's clock is manual, so waiting does not help: advance the clock by ${seconds} seconds (POST /sandbox/v1/clock/advance) to get past it.`,
+      details: { retry_after: seconds, retry_after_header: false },
+    };
   }
   const seconds = realSecondsFor(simMs, clock.speed);
-  return new DomainError(code, `${message} Retry in ${seconds} s.`, { retry_after: seconds });
+  return { hint: `Retry in ${seconds} s.`, details: { retry_after: seconds } };
+}
+
+/** The refusal of a full window, its `retry_after` told by waitAdvice. */
+function refusal(code: "RATE_LIMITED" | "IP_RATE_LIMITED", message: string, simMs: number, clock: CapClock): DomainError {
+  const { hint, details } = waitAdvice(simMs, clock);
+  return new DomainError(code, `${message} ${hint}`, details);
 }
 
 /** Admits one attempt at `now` (on `clock`) or throws `code` with `retry_after`; nothing is recorded on refusal. */

@@ -21,6 +21,13 @@ export const MAX_TIME = Date.UTC(9999, 11, 31, 23, 59, 59, 999);
 
 /** Lifecycle delays and outcome-rule delays, in seconds. */
 export const MAX_DELAY_SECONDS = 365 * 86_400;
+/**
+ * A reply held back on purpose (a slow response, a name enquiry that times out) waits at most this many
+ * wall-clock seconds: real time, so it is bounded tightly, and a stop never waits for it.
+ */
+export const MAX_RESPONSE_DELAY_SECONDS = 120;
+/** The most status reads an outcome can wait for before it settles (`queries`). */
+export const MAX_STATUS_QUERIES = 1_000;
 /** Webhook retries: how many, and the longest wait before one. */
 export const MAX_RETRIES = 20;
 export const MAX_RETRY_WAIT_SECONDS = 7 * 86_400;

@@ -126,7 +126,7 @@ export function usdToKobo(ctx: DomainContext, cents: Minor, direction: "charge" 
 export function fundCard(ctx: DomainContext, state: TenantState, id: number, amount: Minor) {
   const card = findCard(state, id);
   assertNotTerminated(card, "funded");
-  if (cardFundFails(state, { card_id: id, amount })) {
+  if (cardFundFails(ctx, state, { card_id: id, amount })) {
     throw new DomainError("CARD_FUNDING_FAILED", `The card issuer declined funding card ${id}; nothing was charged.`);
   }
   const fee = ctx.config.card_funding_fee;

@@ -28,6 +28,11 @@ export interface DomainContext {
   config: MerchantConfig;
   catalog: Catalog;
   /**
+   * The merchant's clock mode and speed, so a wait on that clock (a cap, a bank outage) is told in the
+   * unit that gets a client past it: real seconds on a realtime clock, an advance on a manual one.
+   */
+  clock: { mode: "realtime" | "manual"; speed: number };
+  /**
    * Reserves an identifier for this merchant across the whole sandbox (a payment link's reference, an
    * account number): true when it was free and is now this merchant's, false when anyone holds it.
    */

@@ -26,6 +26,8 @@ export interface ErrorDetails {
   retry_after_header?: boolean;
   /** The record a refusal is about, for the client to reconcile from (DUPLICATE_REFERENCE on a payout). */
   data?: unknown;
+  /** Wall-clock ms the service takes before it answers with this error (a time-out that takes its time). */
+  wait_ms?: number;
 }
 
 export type DomainErrorCode =
@@ -48,7 +50,9 @@ export type DomainErrorCode =
   | "INVALID_STATE"
   | "AMOUNT_MISMATCH"
   | "CARD_FUNDING_FAILED"
-  | "BALANCE_LIMIT_EXCEEDED";
+  | "BALANCE_LIMIT_EXCEEDED"
+  | "BANK_UNAVAILABLE"
+  | "GATEWAY_TIMEOUT";
 
 /** Shorthand for a validation failure on one field, in the same shape zod failures take. */
 export function fieldError(field: string, message: string): DomainError {

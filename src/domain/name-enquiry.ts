@@ -3,7 +3,9 @@ import type { DomainContext } from "./context.js";
 import { DomainError, fieldError } from "./errors.js";
 import { accountHolderName } from "./names.js";
 import { isPlausibleNuban } from "./nuban.js";
-import { accountResolves, isMagicAccount } from "./outcomes.js";
+import { iso } from "./context.js";
+import { waitAdvice } from "./attempt-caps.js";
+import { bankOutage, isMagicAccount, planNameEnquiry } from "./outcomes.js";
 import type { TenantState } from "./state.js";
 
 export function bankList(ctx: DomainContext) {
@@ -23,8 +25,41 @@ export function assertKnownAccount(ctx: DomainContext, bankCode: string, account
 const unresolved = (bankCode: string, accountNumber: string) =>
   new DomainError("INVALID_ACCOUNT", `Account ${accountNumber} could not be resolved at bank ${bankCode}.`);
 
+/**
+ * A bank that is down (an outcome rule `bank` `down`) refuses name enquiries and transfers alike with
+ * 503 BANK_UNAVAILABLE, as NIBSS answers "91: beneficiary bank not available"; `retry_after` is the
+ * rest of the outage, told as waitAdvice tells it for the merchant's clock. Checked after every local check, before the bank is asked.
+ */
+export function assertBankAvailable(ctx: DomainContext, state: TenantState, bankCode: string): void {
+  const outage = bankOutage(ctx, state, bankCode);
+  if (!outage) return;
+  const bank = `${ctx.catalog.bankByCode.get(bankCode)?.bank_name ?? "The bank"} (${bankCode})`;
+  if (outage.until === null) {
+    throw new DomainError(
+      "BANK_UNAVAILABLE",
+      `${bank} is not available: it is not answering name enquiries or transfers. Try again later: in the sandbox the outage lasts until its outcome rule is deleted.`,
+    );
+  }
+  // retry_after is true for the merchant's clock the outage runs on: real seconds, or the advance to make on a manual clock.
+  const { hint, details } = waitAdvice(outage.until - ctx.now, ctx.clock);
+  throw new DomainError(
+    "BANK_UNAVAILABLE",
+    `${bank} is not available: it is not answering name enquiries or transfers until ${iso(outage.until)} on the merchant's clock. ${hint}`,
+    details,
+  );
+}
+
 export function verifyAccount(ctx: DomainContext, state: TenantState, bankCode: string, accountNumber: string) {
   assertKnownAccount(ctx, bankCode, accountNumber);
-  if (!accountResolves(state, { bank_code: bankCode, account_number: accountNumber })) throw unresolved(bankCode, accountNumber);
+  assertBankAvailable(ctx, state, bankCode);
+  const plan = planNameEnquiry(ctx, state, { bank_code: bankCode, account_number: accountNumber });
+  if (plan.outcome === "not_found") throw unresolved(bankCode, accountNumber);
+  if (plan.outcome === "timeout") {
+    throw new DomainError(
+      "GATEWAY_TIMEOUT",
+      `Name enquiry for account ${accountNumber} at bank ${bankCode} timed out: the bank did not answer. No name was returned; retry the enquiry, and do not transfer until it resolves.`,
+      { wait_ms: plan.delay_ms },
+    );
+  }
   return { account_number: accountNumber, account_name: accountHolderName(bankCode, accountNumber), bank_code: bankCode };
 }

@@ -14,7 +14,7 @@ import { payoutSettled } from "./events.js";
 import { post } from "./ledger.js";
 import { payoutFee } from "./limits.js";
 import { toMajor, type Minor } from "./money.js";
-import { assertKnownAccount } from "./name-enquiry.js";
+import { assertBankAvailable, assertKnownAccount } from "./name-enquiry.js";
 import { assertDestinationNames } from "./name-check.js";
 import { planPayout } from "./outcomes.js";
 import { assertVolume, recordVolume, releaseVolume } from "./volume.js";
@@ -51,6 +51,7 @@ export function createPayout(ctx: DomainContext, state: TenantState, req: Payout
     throw new DomainError("AMOUNT_ABOVE_MAXIMUM", `The maximum payout per transaction is NGN ${toMajor(limits.payout_max).toFixed(2)}.`);
   }
   assertVolume(state.windows.payoutVolume, ctx.now, req.amount, limits);
+  assertBankAvailable(ctx, state, req.bank_code);
 
   const fee = payoutFee(req.amount);
   const reference = req.reference ?? uniqueReference(ctx, state);
@@ -86,8 +87,9 @@ export function createPayout(ctx: DomainContext, state: TenantState, req: Payout
   return payout;
 }
 
+/** A payout that settles on a status read (plan.queries) has no timer: the read does it. */
 function scheduleSettlement(ctx: DomainContext, state: TenantState, payout: Payout): void {
-  if (payout.plan.outcome !== "hold") schedule(ctx, state, ctx.now + payout.plan.delay_ms, "payout.settle", payout.reference);
+  if (payout.plan.outcome !== "hold" && payout.plan.queries === null) schedule(ctx, state, ctx.now + payout.plan.delay_ms, "payout.settle", payout.reference);
 }
 
 export function findPayout(state: TenantState, reference: string): Payout {
@@ -143,6 +145,20 @@ export function settlePayoutWhenDue(ctx: DomainContext, state: TenantState, refe
   if (payout.plan.outcome === "completed") return completePayout(ctx, state, reference);
   if (payout.plan.outcome === "failed") return failPayout(ctx, state, reference);
   return undefined;
+}
+
+/**
+ * GET /api/v1/payout/status: the payout, after counting the read when the payout settles on its Nth
+ * status read (plan.queries). The read that brings the count to 0 settles it exactly as the timer would
+ * (ledger reversal, webhook), and answers with the settled record. `counted`: the state changed.
+ */
+export function readPayoutStatus(ctx: DomainContext, state: TenantState, reference: string): { payout: Payout; counted: boolean } {
+  const payout = findPayout(state, reference);
+  const { plan } = payout;
+  if (payout.status !== "processing" || plan.queries === null || plan.queries <= 0 || plan.outcome === "hold") return { payout, counted: false };
+  plan.queries -= 1;
+  if (plan.queries === 0) settlePayoutWhenDue(ctx, state, reference);
+  return { payout, counted: true };
 }
 
 function fail(ctx: DomainContext, state: TenantState, payout: Payout, reason: string): Payout {

@@ -11,7 +11,9 @@ import {
   MAX_DELAY_SECONDS,
   MAX_NARRATION,
   MAX_RETRIES,
+  MAX_RESPONSE_DELAY_SECONDS,
   MAX_RETRY_WAIT_SECONDS,
+  MAX_STATUS_QUERIES,
   MAX_TIME,
   MAX_URL_LENGTH,
   MAX_USD_NGN_RATE,
@@ -240,11 +242,18 @@ export type Checkout = z.infer<typeof CheckoutRecord>;
 
 // ---- Outcome plans and rules ---------------------------------------------------------------------
 
+/**
+ * Status reads (GET .../status) left before a processing object settles on a read instead of by its
+ * timer (outcomes with `queries`); null: it settles by its timer. Older files have no such field.
+ */
+const queriesLeft = z.number().int().min(0).max(MAX_STATUS_QUERIES).nullable().default(null);
+
 export const PayoutPlanRecord = z.object({
   /** `hold`: stays processing until a control call forces it. */
   outcome: z.enum(["completed", "failed", "hold"]),
   delay_ms: z.number().int().min(0).max(MAX_DELAY_SECONDS * 1000),
   error: z.string().max(200).nullable(),
+  queries: queriesLeft,
 });
 export type PayoutPlan = z.infer<typeof PayoutPlanRecord>;
 
@@ -252,18 +261,36 @@ export const VtuPlanRecord = z.object({
   /** For a processing purchase: how it settles (`hold` = until forced). */
   then: z.enum(["success", "fail", "hold"]),
   delay_ms: z.number().int().min(0).max(MAX_DELAY_SECONDS * 1000),
+  queries: queriesLeft,
 });
 
 export const OUTCOMES = {
   payout: ["completed", "failed", "processing"],
   vtu: ["success", "fail", "processing_success", "processing_fail", "processing"],
   kyc: ["approved", "pending"],
-  verify_account: ["not_found"],
+  verify_account: ["not_found", "timeout"],
+  bank: ["down"],
+  response: ["connection_reset", "slow_response", "server_error", "gateway_timeout"],
   card_fund: ["failed"],
   webhook: ["duplicate", "delay", "out_of_order", "bad_signature", "drop"],
 } as const;
 export type OutcomeTarget = keyof typeof OUTCOMES;
 export const OUTCOME_TARGETS = Object.keys(OUTCOMES) as [OutcomeTarget, ...OutcomeTarget[]];
+
+/** The outcomes that can settle on the Nth status read (`queries`) instead of after a delay. */
+export const QUERY_OUTCOMES: Partial<Record<OutcomeTarget, readonly string[]>> = {
+  payout: ["completed", "failed"],
+  vtu: ["processing_success", "processing_fail"],
+};
+
+/**
+ * The operations a `response` rule can fault, by operationId: the /api/v1 POSTs that move money, where
+ * a lost or late answer leaves the merchant unsure whether it was paid (and a blind retry pays twice).
+ */
+export const RESPONSE_OPERATIONS = ["createPayout", "buyAirtime", "buyData", "payCable", "buyElectricity", "buyExamPins", "fundVirtualCard", "unloadVirtualCard"] as const;
+
+/** Targets whose `delay_seconds` is wall-clock time the reply is held back, so bounded tightly. */
+const WALL_CLOCK_DELAY_TARGETS: readonly OutcomeTarget[] = ["response", "verify_account"];
 
 const matchValue = z.union([z.string().max(200), z.number(), z.boolean()]);
 export type MatchValue = z.infer<typeof matchValue>;
@@ -281,10 +308,41 @@ export const OutcomeRuleRecord = z
     delay_seconds: seconds(MAX_DELAY_SECONDS).nullable(),
     /** Uses left; null = until deleted. */
     times: z.number().int().min(1).max(1_000_000).nullable(),
+    /** Sim seconds from `created_at` during which the rule applies (on the merchant's clock); null = until deleted. */
+    window_seconds: z.number().int().min(1).max(MAX_DELAY_SECONDS).nullable().default(null),
+    /** Status reads before the object settles, instead of `delay_seconds` (QUERY_OUTCOMES only); null = by the delay. */
+    queries: z.number().int().min(1).max(MAX_STATUS_QUERIES).nullable().default(null),
     created_at: timestamp,
   })
-  .refine((r) => (OUTCOMES[r.target] as readonly string[]).includes(r.outcome), { message: "Not an outcome of this target.", path: ["outcome"] });
+  .superRefine((r, ctx) => {
+    for (const [field, message] of Object.entries(ruleProblems(r))) ctx.addIssue({ code: "custom", path: field.split("."), message });
+  });
 export type OutcomeRule = z.infer<typeof OutcomeRuleRecord>;
+
+/**
+ * What makes a rule inconsistent, by field (dotted path): the one check behind POST /sandbox/v1/outcomes,
+ * scenario files and snapshots alike.
+ */
+export function ruleProblems(r: Pick<OutcomeRule, "target" | "outcome" | "match" | "delay_seconds" | "queries">): Record<string, string> {
+  const allowed: readonly string[] = OUTCOMES[r.target];
+  if (!allowed.includes(r.outcome)) return { outcome: `For target ${r.target} the outcome must be one of: ${allowed.join(", ")}.` };
+  const problems: Record<string, string> = {};
+  if (r.queries !== null) {
+    if (!QUERY_OUTCOMES[r.target]?.includes(r.outcome)) {
+      problems.queries = "Only payout outcomes completed and failed, and vtu outcomes processing_success and processing_fail, can settle on status reads.";
+    } else if (r.delay_seconds !== null) {
+      problems.queries = "Give queries or delay_seconds, not both: the object settles on its Nth status read, or after the delay.";
+    }
+  }
+  if (WALL_CLOCK_DELAY_TARGETS.includes(r.target) && r.delay_seconds !== null && r.delay_seconds > MAX_RESPONSE_DELAY_SECONDS) {
+    problems.delay_seconds = `For target ${r.target}, delay_seconds is wall-clock time the reply is held back: at most ${MAX_RESPONSE_DELAY_SECONDS}.`;
+  }
+  const operation = r.match?.operation;
+  if (r.target === "response" && operation !== undefined && !RESPONSE_OPERATIONS.some((o) => o.toLowerCase() === String(operation).toLowerCase())) {
+    problems["match.operation"] = `Response faults apply to these operations only: ${RESPONSE_OPERATIONS.join(", ")}.`;
+  }
+  return problems;
+}
 
 // ---- Payouts, VTU, cards -------------------------------------------------------------------------
 

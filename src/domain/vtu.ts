@@ -126,13 +126,13 @@ export function purchase(ctx: DomainContext, state: TenantState, priced: PricedP
     pins: null,
     details: priced.details,
     issues: priced.issues,
-    plan: plan.now === "processing" ? { then: plan.then, delay_ms: plan.delay_ms } : null,
+    plan: plan.now === "processing" ? { then: plan.then, delay_ms: plan.delay_ms, queries: plan.queries } : null,
     created_at: ctx.now,
     settled_at: null,
   };
   state.vtu.set(reference, record);
   if (plan.now !== "processing") settle(ctx, state, record, plan.now);
-  else if (plan.then !== "hold") schedule(ctx, state, ctx.now + plan.delay_ms, "vtu.settle", reference);
+  else if (plan.then !== "hold" && plan.queries === null) schedule(ctx, state, ctx.now + plan.delay_ms, "vtu.settle", reference);
   return record;
 }
 
@@ -151,6 +151,20 @@ export function settleVtuWhenDue(ctx: DomainContext, state: TenantState, referen
   const record = state.vtu.get(reference);
   if (!record || record.status !== "processing" || !record.plan || record.plan.then === "hold") return undefined;
   return settle(ctx, state, record, record.plan.then);
+}
+
+/**
+ * GET /api/v1/vtu/transaction/status: the purchase, after counting the read when it settles on its
+ * Nth status read (plan.queries). The read that brings the count to 0 settles it exactly as the timer
+ * would (a refund for `fail`, the token or pins for `success`) and answers with the settled record.
+ */
+export function readVtuStatus(ctx: DomainContext, state: TenantState, reference: string): { record: VtuPurchase; counted: boolean } {
+  const record = findVtu(state, reference);
+  const plan = record.plan;
+  if (record.status !== "processing" || !plan || plan.then === "hold" || plan.queries === null || plan.queries <= 0) return { record, counted: false };
+  plan.queries -= 1;
+  if (plan.queries === 0) settle(ctx, state, record, plan.then);
+  return { record, counted: true };
 }
 
 function settle(ctx: DomainContext, state: TenantState, record: VtuPurchase, outcome: "success" | "fail"): VtuPurchase {

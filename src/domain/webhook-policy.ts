@@ -57,7 +57,7 @@ export function planAttempt(ctx: DomainContext, state: TenantState, event: Webho
     if (trigger === "initial") event.status = "no_url";
     return { kind: "none" };
   }
-  const fault = trigger === "initial" || trigger === "retry" ? takeRule(state, "webhook", { event: event.type }) : undefined;
+  const fault = trigger === "initial" || trigger === "retry" ? takeRule(ctx, state, "webhook", { event: event.type }) : undefined;
   if (fault?.outcome === "delay") {
     const at = ctx.now + (fault.delay_seconds ?? DEFAULT_FAULT_DELAY_SECONDS) * 1000;
     schedule(ctx, state, at, "webhook.attempt", attemptTimerRef(event.id, "delayed"));

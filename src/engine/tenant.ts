@@ -32,5 +32,6 @@ export function snapshotOf(tenant: Tenant): Snapshot {
 
 /** What a domain function needs from a tenant, read once per operation: `now` is fixed for its duration. */
 export function contextOf(tenant: Tenant): DomainContext {
-  return { now: tenant.clock.now(), ids: tenant.ids, config: tenant.config, catalog: tenant.catalog, claim: tenant.claim };
+  const { mode, speed } = tenant.clock.settings();
+  return { now: tenant.clock.now(), ids: tenant.ids, config: tenant.config, catalog: tenant.catalog, claim: tenant.claim, clock: { mode, speed } };
 }

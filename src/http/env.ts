@@ -1,4 +1,5 @@
 import type { IncomingMessage } from "node:http";
+import type { ResponseFault } from "../domain/outcomes.js";
 import type { Tenant } from "../engine/tenant.js";
 
 /** Hono environment of the whole app: the tenant is set once, by the auth middleware, and only there. */
@@ -8,5 +9,9 @@ export interface AppEnv {
     requestId: string;
     clientIp: string;
     tenant: Tenant;
+    /** What happens to the answer once the change is saved (http/response-faults.ts). */
+    responseFault?: ResponseFault;
+    /** A read that changed the merchant's state (a status read that counts, or settles): saved like a write. */
+    stateChanged?: boolean;
   };
 }

@@ -57,10 +57,30 @@ export const STATUS_OF: Record<ErrorCode, ContentfulStatusCode> = {
   QUOTA_EXCEEDED: 429,
   MERCHANT_LIMIT_REACHED: 429,
   STORE_UNAVAILABLE: 503,
+  BANK_UNAVAILABLE: 503,
+  GATEWAY_TIMEOUT: 504,
   INTERNAL_ERROR: 500,
 };
 
 export type { ErrorDetails };
+/** What a sandbox bug says (with its request_id); an outcome rule `server_error` says the same, as the real thing would. */
+export const INTERNAL_ERROR_MESSAGE = "An unexpected error occurred. Quote the request_id when reporting it.";
+/** A 504 after the change was made (an outcome rule `response` `gateway_timeout`): the advice a merchant needs. */
+export const GATEWAY_TIMEOUT_MESSAGE =
+  "The request timed out upstream before it was confirmed. It may have been processed: query its status by reference before you retry, and retry only with the same reference.";
+
+
+/**
+ * The answer is lost on purpose (an outcome rule `response` `connection_reset`): the socket, when there
+ * is one, has been reset, and `app.request()` (no socket) rejects with this error instead of answering,
+ * which is what a client sees as a reset. Never turned into an envelope.
+ */
+export class ConnectionReset extends Error {
+  constructor(message = "The connection was reset before any answer was sent (an outcome rule or magic value of the sandbox).") {
+    super(message);
+    this.name = "ConnectionReset";
+  }
+}
 
 /** Thrown by HTTP-level code (auth, capability, limits); domain code throws DomainError instead. */
 export class ApiError extends Error {
@@ -89,6 +109,7 @@ export function errorResponse(c: Context, code: ErrorCode, message: string, deta
 }
 
 export const onError: ErrorHandler = (err, c) => {
+  if (err instanceof ConnectionReset) throw err;
   if (err instanceof ApiError || err instanceof DomainError) {
     return errorResponse(c, err.code, err.message, err.details);
   }
@@ -102,7 +123,7 @@ export const onError: ErrorHandler = (err, c) => {
   }
   // Anything else is our bug: log it with the request id, never show the stack to the caller.
   console.error(`[merchant-sandbox] request ${String(c.get("requestId"))} failed:`, err);
-  return errorResponse(c, "INTERNAL_ERROR", "An unexpected error occurred. Quote the request_id when reporting it.");
+  return errorResponse(c, "INTERNAL_ERROR", INTERNAL_ERROR_MESSAGE);
 };
 
 export const notFound: NotFoundHandler = (c) =>

@@ -1,5 +1,6 @@
 /** Small builders for route definitions, so each route reads as request -> responses. */
 import type { z } from "@hono/zod-openapi";
+import { GATEWAY_TIMEOUT_MESSAGE, INTERNAL_ERROR_MESSAGE } from "./errors.js";
 import { ErrorSchema } from "./schemas.js";
 
 /**
@@ -33,7 +34,7 @@ export const example = <S extends z.ZodType>(schema: S, value: string | number) 
 /** A path or query parameter whose value differs per named example request (`examples` on the parameter). */
 export const examples = <S extends z.ZodType>(schema: S, named: Examples) => schema.openapi({ param: { examples: named } });
 
-type ErrorStatus = 400 | 401 | 403 | 404 | 409 | 413 | 415 | 422 | 429 | 500 | 503;
+type ErrorStatus = 400 | 401 | 403 | 404 | 409 | 413 | 415 | 422 | 429 | 500 | 503 | 504;
 
 const ERROR_DESCRIPTIONS: Record<ErrorStatus, string> = {
   400: "Malformed JSON (INVALID_JSON)",
@@ -47,8 +48,9 @@ const ERROR_DESCRIPTIONS: Record<ErrorStatus, string> = {
   429:
     "RATE_LIMITED, IP_RATE_LIMITED or QUOTA_EXCEEDED (with retry_after, in real seconds with a Retry-After header; for a payout attempt cap on a " +
     "manual merchant clock, in sim seconds with no header: advance the clock that far), or MERCHANT_LIMIT_REACHED",
-  500: "INTERNAL_ERROR (a sandbox bug), with request_id",
-  503: "STORE_UNAVAILABLE: with --data, the change could not be saved and was not applied",
+  500: "INTERNAL_ERROR (a sandbox bug, or on a money-moving operation an outcome rule's 5xx after the change was made), with request_id",
+  503: "STORE_UNAVAILABLE: with --data, the change could not be saved and was not applied; on payouts also BANK_UNAVAILABLE (with retry_after)",
+  504: "GATEWAY_TIMEOUT, with request_id: the answer timed out upstream. After a money-moving request it may have been processed: query its status before any retry",
 };
 
 /** An example of the error envelope, as the sandbox words it. */
@@ -61,8 +63,27 @@ export const errorExample = (summary: string, error_code: string, message: strin
 export const invalidExample = (summary: string, errors: Record<string, string[]>): Example =>
   errorExample(summary, "VALIDATION_ERROR", "The given data was invalid.", { errors });
 
+const EXAMPLE_REQUEST_ID = "3f9d2c1e-8a4b-4c6d-9e0f-1a2b3c4d5e6f";
+
+/**
+ * The answers of a money-moving operation whose change was made, then went wrong on the way back (an
+ * outcome rule `response`, or a payout's magic account): a 500 or a 504. Either may hide a success.
+ */
+export const AFTER_COMMIT = {
+  serverError: (summary: string): Example =>
+    errorExample(summary, "INTERNAL_ERROR", INTERNAL_ERROR_MESSAGE, { request_id: EXAMPLE_REQUEST_ID }),
+  gatewayTimeout: (summary: string): Example =>
+    errorExample(summary, "GATEWAY_TIMEOUT", GATEWAY_TIMEOUT_MESSAGE, { request_id: EXAMPLE_REQUEST_ID }),
+};
+
+/** The 500 and 504 examples of a money-moving operation that has no request example of its own for them. */
+export const afterCommitErrors = (what: string) => ({
+  500: { serverErrorAfterCommit: AFTER_COMMIT.serverError(`The ${what} was made, then the answer failed (an outcome rule response server_error)`) },
+  504: { gatewayTimeoutAfterCommit: AFTER_COMMIT.gatewayTimeout(`The ${what} was made, then the answer timed out (an outcome rule response gateway_timeout)`) },
+});
+
 /** What any route can answer, worded as the sandbox words it (src/http/errors.ts, auth.ts, app.ts). */
-const GENERIC_ERRORS: Record<Exclude<ErrorStatus, 404 | 409>, Examples> = {
+const GENERIC_ERRORS: Record<Exclude<ErrorStatus, 404 | 409 | 504>, Examples> = {
   400: { invalidJson: errorExample("The body is not valid JSON", "INVALID_JSON", "The request body is not valid JSON.") },
   401: {
     missingCredentials: errorExample("No X-Api-Key or X-Api-Secret header", "MISSING_CREDENTIALS", "Send both X-Api-Key and X-Api-Secret headers."),
@@ -78,9 +99,7 @@ const GENERIC_ERRORS: Record<Exclude<ErrorStatus, 404 | 409>, Examples> = {
     rateLimited: errorExample("Over the merchant's requests per minute (counted on the wall clock)", "RATE_LIMITED", "Too many requests: at most 1000 per minute for this account. Retry in 12 s.", { retry_after: 12 }),
   },
   500: {
-    internalError: errorExample("A sandbox bug: quote the request_id", "INTERNAL_ERROR", "An unexpected error occurred. Quote the request_id when reporting it.", {
-      request_id: "3f9d2c1e-8a4b-4c6d-9e0f-1a2b3c4d5e6f",
-    }),
+    internalError: errorExample("A sandbox bug: quote the request_id", "INTERNAL_ERROR", INTERNAL_ERROR_MESSAGE, { request_id: EXAMPLE_REQUEST_ID }),
   },
   503: {
     storeUnavailable: errorExample("With --data, the disk refused the write", "STORE_UNAVAILABLE", "The change could not be saved (disk full); nothing was applied. Retry once the disk is writable again."),
@@ -91,10 +110,16 @@ const GENERIC_ERRORS: Record<Exclude<ErrorStatus, 404 | 409>, Examples> = {
  * Error responses every route can give, plus the route's own: any request can be refused for its
  * body (400, 413, 415, even where none is expected), a parameter (422), auth (401, 403), limits
  * (429), meet a bug (500), or (with --data) a disk that cannot save (503). A route's own examples
- * for a status replace the generic ones; 404 and 409 exist only where the route documents them.
+ * for a 4xx status replace the generic ones; its own 500 and 503 examples come beside them (a bug or
+ * a failing disk can still happen there); 404, 409 and 504 exist only where the route documents them.
  */
 export function errors(own: Partial<Record<ErrorStatus, Examples>> = {}) {
-  const merged: Partial<Record<ErrorStatus, Examples>> = { ...GENERIC_ERRORS, ...own };
+  const merged: Partial<Record<ErrorStatus, Examples>> = {
+    ...GENERIC_ERRORS,
+    ...own,
+    500: { ...GENERIC_ERRORS[500], ...own[500] },
+    503: { ...GENERIC_ERRORS[503], ...own[503] },
+  };
   const statuses = (Object.keys(merged).map(Number) as ErrorStatus[]).sort((a, b) => a - b);
   return Object.fromEntries(statuses.map((s) => [s, json(ErrorSchema, ERROR_DESCRIPTIONS[s], merged[s]!)])) as Record<
     number,

@@ -1,6 +1,7 @@
 /** Outcome rules: per-merchant overrides of how the next matching objects end. */
 import { createRoute, z } from "@hono/zod-openapi";
-import { addRule, clearRules, deleteRule, OUTCOMES, type OutcomeRule } from "../domain/outcomes.js";
+import { activeUntil, addRule, clearRules, deleteRule, OUTCOMES, type OutcomeRule } from "../domain/outcomes.js";
+import { MAX_DELAY_SECONDS, MAX_RESPONSE_DELAY_SECONDS, MAX_STATUS_QUERIES } from "../domain/bounds.js";
 import { ruleMatch } from "../domain/records.js";
 import { body, examples, json, security } from "../http/openapi.js";
 import { router } from "../http/validation.js";
@@ -18,8 +19,28 @@ const RuleInput = z
     match: ruleMatch.optional()
       .openapi({ description: "Field values the request or object must have, e.g. { \"account_number\": \"0123456789\" }" }),
     outcome: z.string().min(1).max(40).openapi({ description: Object.entries(OUTCOMES).map(([t, o]) => `${t}: ${o.join(" | ")}`).join("; ") }),
-    delay_seconds: z.number().int().min(0).max(365 * 86_400).optional(),
+    delay_seconds: z
+      .number()
+      .int()
+      .min(0)
+      .max(MAX_DELAY_SECONDS)
+      .optional()
+      .openapi({ description: `Sim seconds before the object settles; for targets response and verify_account, wall-clock seconds the answer is held back (at most ${MAX_RESPONSE_DELAY_SECONDS})` }),
     times: z.number().int().min(1).max(1_000_000).optional().openapi({ description: "Uses before the rule is removed; default: until deleted" }),
+    window_seconds: z
+      .number()
+      .int()
+      .min(1)
+      .max(MAX_DELAY_SECONDS)
+      .optional()
+      .openapi({ description: "Sim seconds from now (the merchant's clock) during which the rule applies; default: until deleted" }),
+    queries: z
+      .number()
+      .int()
+      .min(1)
+      .max(MAX_STATUS_QUERIES)
+      .optional()
+      .openapi({ description: "payout completed or failed, vtu processing_success or processing_fail: the object stays processing and settles on its Nth status read (instead of delay_seconds)" }),
   })
   .openapi("OutcomeRuleInput");
 
@@ -31,11 +52,18 @@ const Rule = z
     outcome: z.string(),
     delay_seconds: z.number().nullable(),
     times: z.number().nullable(),
+    window_seconds: z.number().nullable(),
+    queries: z.number().nullable(),
     created_at: isoTime,
+    active_until: isoTime.nullable().openapi({ description: "When the rule's window ends (created_at + window_seconds), or null: until deleted" }),
   })
   .openapi("OutcomeRule");
 
-const ruleView = (r: OutcomeRule) => ({ ...r, created_at: new Date(r.created_at).toISOString() });
+const iso = (ms: number) => new Date(ms).toISOString();
+const ruleView = (r: OutcomeRule) => {
+  const until = activeUntil(r);
+  return { ...r, created_at: iso(r.created_at), active_until: until === null ? null : iso(until) };
+};
 
 const Deleted = z.object({ success: z.literal(true), message: z.string() });
 

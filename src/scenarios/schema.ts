@@ -5,7 +5,7 @@
  * own rules and bounds (amounts with two decimals and a ceiling, http(s) URLs...), and a scenario is
  * bounded as a whole, since anyone may post one to a running sandbox.
  */
-import { MAX_CLOCK, MAX_DELAY_SECONDS, MAX_NARRATION, MAX_OUTCOME_RULES } from "../domain/bounds.js";
+import { MAX_CLOCK, MAX_DELAY_SECONDS, MAX_NARRATION, MAX_OUTCOME_RULES, MAX_STATUS_QUERIES } from "../domain/bounds.js";
 import { amount, email } from "../domain/fields.js";
 import { NewMerchantSchema } from "../domain/merchant-settings.js";
 import { OUTCOME_TARGETS, ruleMatch, secret } from "../domain/records.js";
@@ -91,6 +91,8 @@ const Outcome = z
     outcome: z.string().max(40),
     delay_seconds: z.number().int().min(0).max(MAX_DELAY_SECONDS).optional(),
     times: z.number().int().min(1).max(1_000_000).optional(),
+    window_seconds: z.number().int().min(1).max(MAX_DELAY_SECONDS).optional(),
+    queries: z.number().int().min(1).max(MAX_STATUS_QUERIES).optional(),
   })
   .strict();
 
@@ -119,6 +121,9 @@ const TimelineEntry = z
 
 const Json: z.ZodType<unknown> = z.lazy(() => z.union([z.string(), z.number(), z.boolean(), z.null(), z.array(Json), z.record(z.string(), Json)]));
 
+/** The longest a request step waits for its answer, in wall-clock seconds (`timeout_seconds`). */
+export const MAX_CLIENT_TIMEOUT_SECONDS = 300;
+
 const Step = z.union([
   z
     .object({
@@ -129,13 +134,31 @@ const Step = z.union([
           method: z.enum(["GET", "POST", "PUT", "PATCH", "DELETE"]),
           path: z.string().startsWith("/"),
           body: Json.optional(),
+          /** The client's time-out in wall-clock seconds: no answer by then is a time-out (`expect: { connection: timeout }`). */
+          timeout_seconds: z.number().positive().max(MAX_CLIENT_TIMEOUT_SECONDS).optional(),
         })
         .strict(),
-      expect: z.object({ status: z.number().int().optional(), body: Json.optional() }).strict().optional(),
+      expect: z
+        .object({
+          status: z.number().int().optional(),
+          body: Json.optional(),
+          /** No answer arrives: the connection is `reset`, or the client gives up after `timeout_seconds` (`timeout`). */
+          connection: z.enum(["reset", "timeout"]).optional(),
+        })
+        .strict()
+        .refine((e) => !(e.connection && (e.status !== undefined || e.body !== undefined)), {
+          message: "With connection: reset or timeout no answer arrives: expect no status or body beside it.",
+          path: ["connection"],
+        })
+        .optional(),
       /** Saves values of the reply for later steps: `{ ref: "data.reference" }` makes `$ref`. */
       capture: z.record(alias, z.string()).optional(),
     })
-    .strict(),
+    .strict()
+    .refine((s) => s.expect?.connection !== "timeout" || s.request.timeout_seconds !== undefined, {
+      message: "expect connection: timeout needs request.timeout_seconds, the client's time-out.",
+      path: ["request", "timeout_seconds"],
+    }),
   z
     .object({
       name: z.string().optional(),

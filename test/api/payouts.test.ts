@@ -307,7 +307,7 @@ describe("POST /api/v1/payout/transfer", () => {
     // A manual clock: sim seconds, no Retry-After header (real waiting never frees it), and the way past it.
     expect(limited.headers.get("retry-after")).toBeNull();
     expect(body.message).toBe(
-      "Too many payout attempts: at most 3 per hour for this account. This account's clock is manual, so waiting does not free the cap: " +
+      "Too many payout attempts: at most 3 per hour for this account. This account's clock is manual, so waiting does not help: " +
         "advance the clock by 3000 seconds (POST /sandbox/v1/clock/advance) to get past it.",
     );
     expect(c.tenant.state.payouts.size).toBe(2);

@@ -1049,7 +1049,7 @@ describe("VTU outcome rules", () => {
     expect(created.status).toBe(201);
     expect(created.body).toEqual({
       success: true,
-      data: { id: expect.any(String), target: "vtu", match: null, outcome: "fail", delay_seconds: null, times: null, created_at: at(0) },
+      data: { id: expect.any(String), target: "vtu", match: null, outcome: "fail", delay_seconds: null, times: null, window_seconds: null, queries: null, created_at: at(0), active_until: null },
     });
 
     const p = expectPurchase(await c.airtime({ amount: 250 }), "fail", 250);

@@ -71,7 +71,7 @@ describe("admit", () => {
     const err = thrown(() => admit(window, 20_500, MINUTE, 1, "IP_RATE_LIMITED", "too many.", MANUAL));
     expect(err.details).toEqual({ retry_after: 40, retry_after_header: false });
     expect(err.message).toBe(
-      "too many. This account's clock is manual, so waiting does not free the cap: advance the clock by 40 seconds (POST /sandbox/v1/clock/advance) to get past it.",
+      "too many. This account's clock is manual, so waiting does not help: advance the clock by 40 seconds (POST /sandbox/v1/clock/advance) to get past it.",
     );
   });
 
@@ -113,7 +113,7 @@ describe("admitPayoutAttempt", () => {
     const err = expectRefusal(state, () => admitPayoutAttempt(ctx, state, "10.0.0.1", MANUAL), "IP_RATE_LIMITED");
     expect(err.details.retry_after).toBe(30 * 60);
     expect(err.message).toBe(
-      "Too many payout attempts from 10.0.0.1: at most 20 per hour. This account's clock is manual, so waiting does not free the cap: " +
+      "Too many payout attempts from 10.0.0.1: at most 20 per hour. This account's clock is manual, so waiting does not help: " +
         "advance the clock by 1800 seconds (POST /sandbox/v1/clock/advance) to get past it.",
     );
     expect(err.details.retry_after_header).toBe(false);

@@ -15,7 +15,10 @@ import { toMinor } from "../../src/domain/money.js";
 import { accountHolderName } from "../../src/domain/names.js";
 import { addRule } from "../../src/domain/outcomes.js";
 import { createPayout, failPayout, type PayoutRequest } from "../../src/domain/payouts.js";
+import type { Timer } from "../../src/domain/records.js";
 import { emptyState, type TenantState } from "../../src/domain/state.js";
+import { fireTimer, isDomainTimer } from "../../src/domain/timer-dispatch.js";
+import { popDue } from "../../src/domain/timers.js";
 import { addTimelineEntry } from "../../src/domain/timeline.js";
 import { receiveTransfer } from "../../src/domain/va-payments.js";
 import { createVirtualAccount, type VirtualAccountRequest } from "../../src/domain/virtual-accounts.js";
@@ -53,6 +56,8 @@ export function makeContext(opts: SetupOptions = {}): TestContext {
     ids: createIds(seed),
     config: newMerchantConfig(credentials, opts.settings ?? {}, "manual", now),
     catalog,
+    // Waits are told in real seconds unless a test sets a manual clock (then as the advance to make).
+    clock: { mode: "realtime", speed: 1 },
     claimed,
     claim(kind: ClaimKind, value: string) {
       const key = `${kind}:${value}`;
@@ -61,6 +66,18 @@ export function makeContext(opts: SetupOptions = {}): TestContext {
       return true;
     },
   };
+}
+
+/** Fires every domain timer due by `upTo`, each at its own time (as the engine does), and leaves `ctx.now` at `upTo`. */
+export function runDue({ ctx, state }: { ctx: TestContext; state: TenantState }, upTo: number): Timer[] {
+  const fired: Timer[] = [];
+  for (let t = popDue(state, upTo); t; t = popDue(state, upTo)) {
+    ctx.now = t.at;
+    if (isDomainTimer(t)) fireTimer(ctx, state, t);
+    fired.push(t);
+  }
+  ctx.now = upTo;
+  return fired;
 }
 
 /** A context and an empty state (funded with `balance` Naira when given). */

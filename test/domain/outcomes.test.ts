@@ -1,7 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { MAX_OUTCOME_RULES } from "../../src/domain/bounds.js";
 import {
-  accountResolves,
   addRule,
   cardFundFails,
   clearRules,
@@ -10,6 +9,7 @@ import {
   isUnknownMeterOrCard,
   localPhone,
   planKyc,
+  planNameEnquiry,
   planPayout,
   planVtu,
   takeRule,
@@ -23,37 +23,37 @@ describe("takeRule", () => {
     addRule(ctx, state, { target: "payout", match: { bank_code: "058" }, outcome: "failed" });
     addRule(ctx, state, { target: "payout", match: { bank_code: "058", narration: "x" }, outcome: "processing" });
     addRule(ctx, state, { target: "vtu", outcome: "fail" });
-    expect(takeRule(state, "payout", { bank_code: "058" })?.id).toBe("rule_2");
-    expect(takeRule(state, "payout", { bank_code: "044" })?.id).toBe("rule_1");
-    expect(takeRule(state, "payout", { bank_code: "058", narration: "X" })?.id).toBe("rule_3");
-    expect(takeRule(state, "kyc", {})).toBeUndefined();
+    expect(takeRule(ctx, state, "payout", { bank_code: "058" })?.id).toBe("rule_2");
+    expect(takeRule(ctx, state, "payout", { bank_code: "044" })?.id).toBe("rule_1");
+    expect(takeRule(ctx, state, "payout", { bank_code: "058", narration: "X" })?.id).toBe("rule_3");
+    expect(takeRule(ctx, state, "kyc", {})).toBeUndefined();
   });
 
   it("compares as text, case-insensitively; a missing or null fact never matches", () => {
     const { ctx, state } = setup();
     addRule(ctx, state, { target: "vtu", match: { network: "MTN", amount: 5000, flag: true }, outcome: "fail" });
-    expect(takeRule(state, "vtu", { network: "mtn", amount: "5000", flag: "TRUE" })?.id).toBe("rule_1");
-    expect(takeRule(state, "vtu", { network: "mtn", amount: 5000 })).toBeUndefined();
-    expect(takeRule(state, "vtu", { network: "mtn", amount: 5000, flag: null })).toBeUndefined();
-    expect(takeRule(state, "vtu", { network: "mtn", amount: "5000.00", flag: true })).toBeUndefined();
+    expect(takeRule(ctx, state, "vtu", { network: "mtn", amount: "5000", flag: "TRUE" })?.id).toBe("rule_1");
+    expect(takeRule(ctx, state, "vtu", { network: "mtn", amount: 5000 })).toBeUndefined();
+    expect(takeRule(ctx, state, "vtu", { network: "mtn", amount: 5000, flag: null })).toBeUndefined();
+    expect(takeRule(ctx, state, "vtu", { network: "mtn", amount: "5000.00", flag: true })).toBeUndefined();
   });
 
   it("consumes `times`, handing back the rule as it was, and removes it when used up", () => {
     const { ctx, state } = setup();
     addRule(ctx, state, { target: "kyc", outcome: "pending", times: 2 });
-    expect(takeRule(state, "kyc", {})).toMatchObject({ id: "rule_1", times: 2 });
+    expect(takeRule(ctx, state, "kyc", {})).toMatchObject({ id: "rule_1", times: 2 });
     expect(state.outcomeRules[0]!.times).toBe(1);
-    expect(takeRule(state, "kyc", {})).toMatchObject({ id: "rule_1", times: 1 });
+    expect(takeRule(ctx, state, "kyc", {})).toMatchObject({ id: "rule_1", times: 1 });
     expect(state.outcomeRules).toEqual([]);
-    expect(takeRule(state, "kyc", {})).toBeUndefined();
+    expect(takeRule(ctx, state, "kyc", {})).toBeUndefined();
   });
 
   it("a rule without `times` lasts until deleted", () => {
     const { ctx, state } = setup();
     addRule(ctx, state, { target: "kyc", outcome: "pending" });
-    for (let i = 0; i < 5; i++) expect(takeRule(state, "kyc", {})?.times).toBeNull();
+    for (let i = 0; i < 5; i++) expect(takeRule(ctx, state, "kyc", {})?.times).toBeNull();
     deleteRule(state, "rule_1");
-    expect(takeRule(state, "kyc", {})).toBeUndefined();
+    expect(takeRule(ctx, state, "kyc", {})).toBeUndefined();
     expect(expectRefusal(state, () => deleteRule(state, "rule_1"), "NOT_FOUND").message).toBe("No outcome rule rule_1.");
   });
 });
@@ -68,6 +68,8 @@ describe("addRule and clearRules", () => {
       outcome: "delay",
       delay_seconds: 90,
       times: 3,
+      window_seconds: null,
+      queries: null,
       created_at: T0,
     });
     expect(addRule(ctx, state, { target: "webhook", outcome: "drop" })).toMatchObject({ id: "rule_2", match: null, delay_seconds: null, times: null });
@@ -96,10 +98,15 @@ describe("planPayout", () => {
 
   it("magic account endings, else completed, after the merchant's settlement delay", () => {
     const { ctx, state } = setup({ settings: { delays: { payout_settlement_seconds: 45 } } });
-    expect(planPayout(ctx, state, facts("1234560000"))).toEqual({ outcome: "failed", delay_ms: 45_000, error: "Beneficiary account not found" });
-    expect(planPayout(ctx, state, facts("1234560001"))).toEqual({ outcome: "failed", delay_ms: 45_000, error: "Transfer failed at the beneficiary bank" });
-    expect(planPayout(ctx, state, facts("1234560002"))).toEqual({ outcome: "hold", delay_ms: 45_000, error: null });
-    expect(planPayout(ctx, state, facts("1234560003"))).toEqual({ outcome: "completed", delay_ms: 45_000, error: null });
+    expect(planPayout(ctx, state, facts("1234560000"))).toEqual({ outcome: "failed", delay_ms: 45_000, error: "Beneficiary account not found", queries: null });
+    expect(planPayout(ctx, state, facts("1234560001"))).toEqual({ outcome: "failed", delay_ms: 45_000, error: "Transfer failed at the beneficiary bank", queries: null });
+    expect(planPayout(ctx, state, facts("1234560002"))).toEqual({ outcome: "hold", delay_ms: 45_000, error: null, queries: null });
+    expect(planPayout(ctx, state, facts("1234560003"))).toEqual({ outcome: "failed", delay_ms: 7_200_000, error: "Transfer reversed by the beneficiary bank", queries: null });
+    expect(planPayout(ctx, state, facts("1234560004"))).toEqual({ outcome: "completed", delay_ms: 45_000, error: null, queries: 3 });
+    expect(planPayout(ctx, state, facts("1234560005"))).toEqual({ outcome: "failed", delay_ms: 45_000, error: "Transfer failed at the beneficiary bank", queries: 3 });
+    for (const ending of ["0006", "0007", "0008", "0009", "0010", "1003"]) {
+      expect(planPayout(ctx, state, facts(`123456${ending}`)), ending).toEqual({ outcome: "completed", delay_ms: 45_000, error: null, queries: null });
+    }
   });
 
   it("a matching rule wins over a magic account, with its own delay", () => {
@@ -107,13 +114,14 @@ describe("planPayout", () => {
     addRule(ctx, state, { target: "payout", match: { reference: "R" }, outcome: "completed", delay_seconds: 0 });
     addRule(ctx, state, { target: "payout", match: { reference: "held" }, outcome: "processing" });
     addRule(ctx, state, { target: "payout", match: { reference: "bad" }, outcome: "failed", delay_seconds: 7 });
-    expect(planPayout(ctx, state, facts("1234560000"))).toEqual({ outcome: "completed", delay_ms: 0, error: null });
-    expect(planPayout(ctx, state, facts("1234560003", { reference: "held" }))).toEqual({ outcome: "hold", delay_ms: 30_000, error: null });
-    expect(planPayout(ctx, state, facts("1234560003", { reference: "bad" }))).toEqual({ outcome: "failed", delay_ms: 7_000, error: "Transfer failed at the beneficiary bank" });
+    expect(planPayout(ctx, state, facts("1234560000"))).toEqual({ outcome: "completed", delay_ms: 0, error: null, queries: null });
+    expect(planPayout(ctx, state, facts("1234561003", { reference: "held" }))).toEqual({ outcome: "hold", delay_ms: 30_000, error: null, queries: null });
+    expect(planPayout(ctx, state, facts("1234561003", { reference: "bad" }))).toEqual({ outcome: "failed", delay_ms: 7_000, error: "Transfer failed at the beneficiary bank", queries: null });
   });
 
-  it("magic accounts are those ending 0000, 0001 and 0002", () => {
-    expect(["0000", "0001", "0002", "0003", "1000"].map((end) => isMagicAccount(`123456${end}`))).toEqual([true, true, true, false, false]);
+  it("magic accounts are those ending 0000 to 0010", () => {
+    const endings = ["0000", "0001", "0002", "0003", "0004", "0005", "0006", "0007", "0008", "0009", "0010", "0011", "0100", "1000", "1003"];
+    expect(endings.filter((end) => isMagicAccount(`123456${end}`))).toEqual(endings.slice(0, 11));
   });
 });
 
@@ -124,14 +132,19 @@ describe("planVtu", () => {
       const p = planVtu(ctx, state, details);
       return `${p.now}/${p.then}`;
     };
-    expect(["08011111111", "2348022222222", "+2348033333333", "08044444444", "08055555555", "08066666666"].map((phone) => plan({ phone }))).toEqual([
+    const phones = ["08011111111", "2348022222222", "+2348033333333", "08044444444", "08055555555", "08066666666", "+2348077777777", "08088888888"];
+    expect(phones.map((phone) => plan({ phone }))).toEqual([
       "success/success",
       "processing/success",
       "processing/fail",
       "fail/fail",
       "processing/hold",
+      "processing/success",
+      "processing/fail",
       "success/success",
     ]);
+    expect(phones.map((phone) => planVtu(ctx, state, { phone }).queries)).toEqual([null, null, null, null, null, 3, 3, null]);
+    expect(planVtu(ctx, state, { meter_number: "66666666666" })).toMatchObject({ now: "processing", then: "success", queries: 3 });
     expect(plan({ meter_number: "44444444444" })).toBe("fail/fail");
     expect(plan({ smart_card_number: "5555555555" })).toBe("processing/hold");
     expect(plan({ smart_card_number: "5555555554" })).toBe("success/success");
@@ -144,7 +157,7 @@ describe("planVtu", () => {
   it("a matching rule wins, with its delay", () => {
     const { ctx, state } = setup();
     addRule(ctx, state, { target: "vtu", match: { service: "airtime" }, outcome: "processing_fail", delay_seconds: 3 });
-    expect(planVtu(ctx, state, { service: "airtime", phone: "08011111111" })).toEqual({ now: "processing", then: "fail", delay_ms: 3_000 });
+    expect(planVtu(ctx, state, { service: "airtime", phone: "08011111111" })).toEqual({ now: "processing", then: "fail", delay_ms: 3_000, queries: null });
   });
 
   it("phones in 234 and +234 forms are the local 0 form", () => {
@@ -167,19 +180,20 @@ describe("planKyc, cardFundFails, accountResolves", () => {
 
   it("card funding fails for 13.13 USD, or a rule naming the amount in USD", () => {
     const { ctx, state } = setup();
-    expect([cardFundFails(state, { card_id: 1, amount: 1_313 }), cardFundFails(state, { card_id: 1, amount: 1_312 })]).toEqual([true, false]);
+    expect([cardFundFails(ctx, state, { card_id: 1, amount: 1_313 }), cardFundFails(ctx, state, { card_id: 1, amount: 1_312 })]).toEqual([true, false]);
     addRule(ctx, state, { target: "card_fund", match: { card_id: 2, amount: "7.5" }, outcome: "failed", times: 1 });
-    expect(cardFundFails(state, { card_id: 1, amount: 750 })).toBe(false);
-    expect(cardFundFails(state, { card_id: 2, amount: 750 })).toBe(true);
-    expect(cardFundFails(state, { card_id: 2, amount: 750 })).toBe(false);
+    expect(cardFundFails(ctx, state, { card_id: 1, amount: 750 })).toBe(false);
+    expect(cardFundFails(ctx, state, { card_id: 2, amount: 750 })).toBe(true);
+    expect(cardFundFails(ctx, state, { card_id: 2, amount: 750 })).toBe(false);
   });
 
   it("an account ending 0000, or one a verify_account rule names, does not resolve", () => {
     const { ctx, state } = setup();
-    expect(accountResolves(state, { bank_code: "058", account_number: "1234560000" })).toBe(false);
-    expect(accountResolves(state, { bank_code: "058", account_number: "1234560001" })).toBe(true);
+    const enquiry = (account_number: string) => planNameEnquiry(ctx, state, { bank_code: "058", account_number }).outcome;
+    expect(enquiry("1234560000")).toBe("not_found");
+    expect(enquiry("1234560001")).toBe("resolves");
     addRule(ctx, state, { target: "verify_account", match: { account_number: "0000000018" }, outcome: "not_found", times: 1 });
-    expect(accountResolves(state, { bank_code: "058", account_number: "0000000018" })).toBe(false);
-    expect(accountResolves(state, { bank_code: "058", account_number: "0000000018" })).toBe(true);
+    expect(enquiry("0000000018")).toBe("not_found");
+    expect(enquiry("0000000018")).toBe("resolves");
   });
 });

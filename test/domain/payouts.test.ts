@@ -41,7 +41,7 @@ describe("createPayout", () => {
       created_at: T0,
       processed_at: null,
       error: null,
-      plan: { outcome: "completed", delay_ms: 30_000, error: null },
+      plan: { outcome: "completed", delay_ms: 30_000, error: null, queries: null },
     });
     expect(state.payouts.get("inv-1")).toBe(p);
     expect(state.ledger.slice(1)).toEqual([
@@ -98,10 +98,10 @@ describe("createPayout", () => {
   it("magic accounts skip the check digit; long bank codes check only the format", () => {
     const { ctx, state } = setup({ balance: 100_000 });
     expect(isPlausibleNuban("058", "1234560001")).toBe(false);
-    expect(createPayout(ctx, state, payoutRequest({ account_number: "1234560001" })).plan).toEqual({ outcome: "failed", delay_ms: 30_000, error: "Transfer failed at the beneficiary bank" });
-    expect(createPayout(ctx, state, payoutRequest({ account_number: "0000000000" })).plan).toEqual({ outcome: "failed", delay_ms: 30_000, error: "Beneficiary account not found" });
+    expect(createPayout(ctx, state, payoutRequest({ account_number: "1234560001" })).plan).toEqual({ outcome: "failed", delay_ms: 30_000, error: "Transfer failed at the beneficiary bank", queries: null });
+    expect(createPayout(ctx, state, payoutRequest({ account_number: "0000000000" })).plan).toEqual({ outcome: "failed", delay_ms: 30_000, error: "Beneficiary account not found", queries: null });
     const held = createPayout(ctx, state, payoutRequest({ account_number: "1234560002" }));
-    expect(held.plan).toEqual({ outcome: "hold", delay_ms: 30_000, error: null });
+    expect(held.plan).toEqual({ outcome: "hold", delay_ms: 30_000, error: null, queries: null });
     expect(state.timers.map((t) => t.ref)).not.toContain(held.reference);
     expect(createPayout(ctx, state, payoutRequest({ bank_code: "999992", account_number: "8031234567" })).status).toBe("processing");
   });
@@ -120,7 +120,7 @@ describe("createPayout", () => {
     const { ctx, state } = setup({ balance: 100_000 });
     addRule(ctx, state, { target: "payout", match: { amount: 5_000, reference: "INV-9" }, outcome: "completed", delay_seconds: 5 });
     addRule(ctx, state, { target: "payout", match: { reference: "inv-8" }, outcome: "processing" });
-    expect(createPayout(ctx, state, payoutRequest({ reference: "inv-9", account_number: "0000000000" })).plan).toEqual({ outcome: "completed", delay_ms: 5_000, error: null });
+    expect(createPayout(ctx, state, payoutRequest({ reference: "inv-9", account_number: "0000000000" })).plan).toEqual({ outcome: "completed", delay_ms: 5_000, error: null, queries: null });
     expect(state.timers.at(-1)).toMatchObject({ at: T0 + 5_000, ref: "inv-9" });
     expect(createPayout(ctx, state, payoutRequest({ reference: "inv-8" })).plan.outcome).toBe("hold");
     expect(createPayout(ctx, state, payoutRequest({ reference: "inv-7" })).plan.outcome).toBe("completed");

@@ -7,23 +7,9 @@ import { completePayout, createPayout } from "../../src/domain/payouts.js";
 import type { Timer } from "../../src/domain/records.js";
 import { addTimelineEntry, runTimelineEntryWhenDue } from "../../src/domain/timeline.js";
 import { fireTimer, isDomainTimer } from "../../src/domain/timer-dispatch.js";
-import { popDue } from "../../src/domain/timers.js";
 import { priceAirtime, purchase, settleVtuNow } from "../../src/domain/vtu.js";
-import { payoutRequest, setup, T0, withAccount } from "./context.js";
+import { payoutRequest, runDue, setup, T0, withAccount } from "./context.js";
 
-type World = ReturnType<typeof setup>;
-
-/** Fires every domain timer due by `upTo`, each at its own time (as the engine does). */
-function runDue({ ctx, state }: World, upTo: number): Timer[] {
-  const fired: Timer[] = [];
-  for (let t = popDue(state, upTo); t; t = popDue(state, upTo)) {
-    ctx.now = t.at;
-    if (isDomainTimer(t)) fireTimer(ctx, state, t);
-    fired.push(t);
-  }
-  ctx.now = upTo;
-  return fired;
-}
 
 describe("fireTimer", () => {
   it("webhook attempts are not the domain's", () => {

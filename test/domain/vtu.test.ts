@@ -153,7 +153,7 @@ describe("purchase", () => {
   it("processing on hold: no timer, the timer entry point does nothing, a forced settlement does", () => {
     const { ctx, state } = setup({ balance: 2_000 });
     const p = purchase(ctx, state, airtimePriced("08055555555"));
-    expect(p.plan).toEqual({ then: "hold", delay_ms: 60_000 });
+    expect(p.plan).toEqual({ then: "hold", delay_ms: 60_000, queries: null });
     expect(state.timers).toEqual([]);
     expect(settleVtuWhenDue(ctx, state, p.reference)).toBeUndefined();
     expect(p.status).toBe("processing");

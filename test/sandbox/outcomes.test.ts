@@ -24,7 +24,10 @@ describe("outcome rules API", () => {
         outcome: "failed",
         delay_seconds: null,
         times: null,
+        window_seconds: null,
+        queries: null,
         created_at: at(90),
+        active_until: null,
       },
     });
     expect(res.body.data.id.length).toBeGreaterThan(0);
@@ -48,7 +51,10 @@ describe("outcome rules API", () => {
       outcome: "processing_fail",
       delay_seconds: 120,
       times: 3,
+      window_seconds: null,
+      queries: null,
       created_at: at(30),
+      active_until: null,
     });
     expect(second.id).not.toBe(first.id);
   });

@@ -3,7 +3,8 @@
  * a contract (src/http/openapi.ts, `Example`): each named request, sent to a fresh demo merchant with
  * its sample activity, gets the response of the same name. The bodies are real ones.
  */
-import { errorExample, invalidExample, type Examples } from "../../http/openapi.js";
+import { AFTER_COMMIT, errorExample, invalidExample, type Examples } from "../../http/openapi.js";
+import { accountHolderName } from "../../domain/names.js";
 import { DEFAULT_LIMITS, PAYOUT_FEE_CAP, PAYOUT_FEE_PERCENT } from "../../domain/limits.js";
 import { toMajor } from "../../domain/money.js";
 
@@ -27,9 +28,33 @@ const INVALID_ACCOUNT = errorExample(
 
 const SANDBOX_ACCOUNTS = `
 In the sandbox, resolved names are deterministic (the same bank and account number always give the same
-name), and account numbers ending in \`0000\`, \`0001\` or \`0002\` are test accounts that skip the check-digit
+name), and account numbers ending in \`0000\` to \`0010\` are test accounts that skip the check-digit
 test at any bank (see the transfer's description for what they do).
 `.trim();
+
+/** A Guaranty Trust Bank test account with a magic ending, and the name its enquiry resolves to. */
+const magicAccount = (ending: string) => {
+  const account_number = `012345${ending}`;
+  return { bank_code: "058", account_number, account_name: accountHolderName("058", account_number), bank_name: "Guaranty Trust Bank" };
+};
+
+const BANK_UNAVAILABLE = errorExample(
+  "The bank is down (in the sandbox: an outcome rule bank down with a window)",
+  "BANK_UNAVAILABLE",
+  "Guaranty Trust Bank (058) is not available: it is not answering name enquiries or transfers. Retry after 540 s (at 2026-03-02T09:10:00.000Z on the merchant's clock).",
+  { retry_after: 540 },
+);
+
+/** What to do when a transfer's answer is lost, late or a 5xx: the one safe path. */
+const AMBIGUOUS_ANSWERS = `
+**When the answer goes wrong.** A transfer can be made and still reach you as no answer (the connection is
+reset, or your client times out) or as a 500 \`INTERNAL_ERROR\` or 504 \`GATEWAY_TIMEOUT\`: the payout may exist
+and the wallet may be debited. Never send it again with a new reference. Send every transfer with your own
+\`reference\`, and after an unclear answer query \`GET /api/v1/payout/status?reference=...\` with it: 404 means no
+payout was made (send it again, with the same reference); otherwise the record (and the webhook) tells the outcome. A
+retry with the same reference is refused with 409 \`DUPLICATE_REFERENCE\`, so it can never pay twice. The same holds
+for a \`processing\` payout that fails hours later: its \`payout.failed\` webhook and the status record say so, and
+\`total_deducted\` is back in the wallet.`.trim();
 
 // ---- GET /payout/banks ---------------------------------------------------------------------------
 
@@ -79,12 +104,18 @@ it (422 \`ACCOUNT_NAME_MISMATCH\` otherwise).
   transfer to that account gets. Longer bank codes (microfinance banks, fintechs, payment service banks) often use
   phone-number accounts with no check digit, so only the 10-digit format is checked for them.
 - An account that does not resolve at the bank is also 422 \`INVALID_ACCOUNT\`.
+- The bank can be unavailable: 503 \`BANK_UNAVAILABLE\`, with \`retry_after\` (seconds) and a \`Retry-After\` header
+  when the outage has a known end. Transfers to that bank are refused the same way. Retry after that time.
+- The enquiry can time out at the bank: 504 \`GATEWAY_TIMEOUT\`, and no name is returned. Retry the enquiry; do not
+  send the transfer until an enquiry has resolved the name.
 
 Name enquiries are not payout attempts: they do not count against the payout attempt caps.
 
-${SANDBOX_ACCOUNTS} An account number ending in \`0000\` never resolves (422 \`INVALID_ACCOUNT\`), and an outcome
-rule with target \`verify_account\` and outcome \`not_found\` (\`POST /sandbox/v1/outcomes\`) makes the matching
-enquiries fail the same way.
+${SANDBOX_ACCOUNTS} An account number ending in \`0000\` never resolves (422 \`INVALID_ACCOUNT\`), and one ending in
+\`0010\` times out (504 \`GATEWAY_TIMEOUT\`, at once). Outcome rules (\`POST /sandbox/v1/outcomes\`) with target
+\`verify_account\` make the matching enquiries fail the same way (\`not_found\`, or \`timeout\` after \`delay_seconds\` of
+wall-clock time, at most 120), and a rule with target \`bank\` and outcome \`down\` makes a bank unavailable, for
+\`window_seconds\` of the merchant's clock when given.
 `.trim();
 
 export const VERIFY_BODY_EXAMPLES: Examples = {
@@ -104,6 +135,10 @@ export const VERIFY_BODY_EXAMPLES: Examples = {
     summary: "A bank code that is not in the bank list",
     value: { bank_code: "777", account_number: "0123456785" },
   },
+  nameEnquiryTimeout: {
+    summary: "In the sandbox: an enquiry that times out (an account ending 0010)",
+    value: { bank_code: "058", account_number: "0123450010" },
+  },
 };
 
 export const VERIFY_RESPONSE_EXAMPLES: Examples = {
@@ -120,6 +155,15 @@ export const VERIFY_ERRORS = {
     accountNotFound: errorExample("The account does not resolve at the bank", "INVALID_ACCOUNT", "Account 0123450000 could not be resolved at bank 058."),
     unknownBankCode: invalidExample("A bank code not in the bank list", { bank_code: ["Unknown bank_code: use a code from GET /api/v1/payout/banks."] }),
     badFormat: invalidExample("A malformed bank code and account number", { bank_code: ["Must be a bank code from GET /api/v1/payout/banks."], account_number: ["Must be exactly 10 digits."] }),
+  },
+  503: { bankUnavailable: BANK_UNAVAILABLE },
+  504: {
+    nameEnquiryTimeout: errorExample(
+      "The bank did not answer the enquiry: no name (retry the enquiry before any transfer)",
+      "GATEWAY_TIMEOUT",
+      "Name enquiry for account 0123450010 at bank 058 timed out: the bank did not answer. No name was returned; retry the enquiry, and do not transfer until it resolves.",
+      { request_id: "3f9d2c1e-8a4b-4c6d-9e0f-1a2b3c4d5e6f" },
+    ),
   },
 };
 
@@ -156,7 +200,8 @@ debited \`total_deducted\` (\`amount + fee\`) **at once**, before the transfer s
 \`VALIDATION_ERROR\`, every bad field reported), the destination (bank code, account number, then \`bank_name\` and
 \`account_name\`: 422), reference (409), minimum and maximum amount (422), the rolling hourly and daily payout amount limits
 (defaults ${naira(L.payout_hourly_amount)} and ${naira(L.payout_daily_amount)} Naira; failed payouts do not count: 422
-\`HOURLY_LIMIT_EXCEEDED\` or \`DAILY_LIMIT_EXCEEDED\`), then the wallet balance (\`total_deducted\` more than the balance:
+\`HOURLY_LIMIT_EXCEEDED\` or \`DAILY_LIMIT_EXCEEDED\`), the destination bank (down: 503 \`BANK_UNAVAILABLE\`, with
+\`retry_after\` when the outage has a known end), then the wallet balance (\`total_deducted\` more than the balance:
 422 \`INSUFFICIENT_BALANCE\`).
 
 **Attempt caps:** every call counts, accepted or refused (even one with an invalid body): at most
@@ -177,13 +222,20 @@ per-minute request cap (${naira(L.requests_per_minute)} by default) counts wall-
 The outcome is sent to the webhook (\`payout.completed\` or \`payout.failed\`) and shown by \`GET /api/v1/payout/status\`.
 \`pending\` (created, not yet sent) is a state of the real service that the sandbox never returns.
 
+${AMBIGUOUS_ANSWERS}
+
 A merchant without payouts enabled gets 403 \`PAYOUT_DISABLED\`.
 
 **In the sandbox:** a \`processing\` payout completes after the merchant's \`payout_settlement_seconds\` (default 30).
 Account numbers ending in \`0001\` fail at settlement ("Transfer failed at the beneficiary bank"), \`0000\` fail
-("Beneficiary account not found"), and \`0002\` stay \`processing\` until forced; these test accounts skip the
-check-digit test at any bank. Name enquiry never resolves an account ending \`0000\`, so its transfer takes any
-\`account_name\` (the others take the name enquiry gives them). An outcome rule with target \`payout\` (\`POST /sandbox/v1/outcomes\`) takes precedence.
+("Beneficiary account not found"), \`0002\` stay \`processing\` until forced, \`0003\` fail 2 hours of sim time after
+they start processing ("Transfer reversed by the beneficiary bank"), and \`0004\` (completed) and \`0005\` (failed)
+stay \`processing\` until their status is read 3 times. The transfer to \`0006\` is made and then its connection is
+reset with no answer, \`0007\` answers after 45 s of wall-clock time, \`0008\` answers 500 \`INTERNAL_ERROR\` and \`0009\`
+504 \`GATEWAY_TIMEOUT\` (each of these four completes as usual). These test accounts skip the check-digit test at any
+bank. Name enquiry never resolves an account ending \`0000\`, so its transfer takes any \`account_name\` (the others
+take the name name enquiry gives them). Outcome rules (\`POST /sandbox/v1/outcomes\`) take precedence: target \`payout\` for the outcome (\`queries\` to
+settle on a status read), \`response\` for the answer (\`match: { operation: createPayout }\`), \`bank\` for an outage.
 Move a payout by hand with \`POST /sandbox/v1/payouts/{reference}/approve\`, \`/reject\`, \`/complete\` or \`/fail\`, and
 change the limits with \`PATCH /sandbox/v1/merchant\` (\`limits\`). The demo merchant's wallet holds less than the review
 threshold after its sample activity: fund it (\`POST /sandbox/v1/wallet/fund\`) before sending a payout to be held.
@@ -226,6 +278,14 @@ export const TRANSFER_BODY_EXAMPLES: Examples = {
   validationError: {
     summary: "An amount with three decimals",
     value: { amount: 2500.555, ...GTB, narration: "Invoice INV-2207" },
+  },
+  serverErrorAfterCommit: {
+    summary: "In the sandbox: made, then answered 500 (an account ending 0008): query the status by reference",
+    value: { amount: 25000, ...magicAccount("0008"), reference: "INV-2207-A", narration: "Invoice INV-2207" },
+  },
+  gatewayTimeoutAfterCommit: {
+    summary: "In the sandbox: made, then answered 504 (an account ending 0009): query the status by reference",
+    value: { amount: 25000, ...magicAccount("0009"), reference: "INV-2207-B", narration: "Invoice INV-2207" },
   },
 };
 
@@ -357,6 +417,9 @@ export const TRANSFER_ERRORS = {
     validationError: invalidExample("A field breaks its rule (every field is reported)", { amount: ["Must have at most two decimal places."] }),
     missingFields: invalidExample("A short account number and no account_name", { account_number: ["Must be exactly 10 digits."], account_name: ["The account_name field is required."] }),
   },
+  500: { serverErrorAfterCommit: AFTER_COMMIT.serverError("The payout was made (debited), then the answer failed: query its status by reference") },
+  503: { bankUnavailable: BANK_UNAVAILABLE },
+  504: { gatewayTimeoutAfterCommit: AFTER_COMMIT.gatewayTimeout("The payout was made (debited), then the answer timed out: query its status by reference") },
   429: {
     ipRateLimited: retryAfter(
       `Over ${L.payout_attempts_per_ip_per_hour} payout attempts in an hour from one IP`,
@@ -394,7 +457,14 @@ Beyond the transfer's answer it carries \`processed_at\` (when the payout comple
 - \`completed\`: delivered.
 - \`failed\`: refused by the bank or rejected by an admin; \`total_deducted\` is back in the wallet.
 
-The outcome is also sent to the webhook (\`payout.completed\` or \`payout.failed\`), so polling is optional.
+The outcome is also sent to the webhook (\`payout.completed\` or \`payout.failed\`), so polling is optional. After a
+transfer whose answer was lost, late or a 5xx, this is how to learn whether it was made: query it with the reference
+the transfer was sent with (404: it was not; send it again with the same reference).
+
+**In the sandbox** a payout can stay \`processing\` until its status is read N times (account endings \`0004\` and
+\`0005\`: 3 reads; an outcome rule with \`queries\`): the Nth read settles it and answers with the settled record,
+with the same ledger entries and webhook as a settlement by time.
+
 A merchant without payouts enabled gets 403 \`PAYOUT_DISABLED\`.
 `.trim();
 

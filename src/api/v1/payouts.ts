@@ -3,7 +3,7 @@ import type { MiddlewareHandler } from "hono";
 import { bankList, verifyAccount } from "../../domain/name-enquiry.js";
 import { toMinor } from "../../domain/money.js";
 import { admitPayoutAttempt } from "../../domain/attempt-caps.js";
-import { PayoutSchema, PayoutStatusSchema, createPayout, findPayout, payoutStatusView, payoutView } from "../../domain/payouts.js";
+import { PayoutSchema, PayoutStatusSchema, createPayout, payoutStatusView, payoutView, readPayoutStatus } from "../../domain/payouts.js";
 import { requireCapability } from "../../http/capability.js";
 import type { AppEnv } from "../../http/env.js";
 import { body, errors, examples, json, security } from "../../http/openapi.js";
@@ -130,7 +130,8 @@ export function payoutRoutes() {
       return c.json({ success: true as const, message, data: payoutView(payout) }, 201);
     })
     .openapi(status, (c) => {
-      const payout = findPayout(c.var.tenant.state, c.req.valid("query").reference);
+      const { payout, counted } = readPayoutStatus(contextOf(c.var.tenant), c.var.tenant.state, c.req.valid("query").reference);
+      if (counted) c.set("stateChanged", true);
       return c.json({ success: true as const, data: payoutStatusView(payout) }, 200);
     });
 }

@@ -15,6 +15,14 @@ const TERMINATED = "A terminated card gets 409 `INVALID_STATE` (termination is p
 
 const PAGING = "Query `page` (from 1, default 1) and `per_page` (1 to 100, default 20); a page past the end is empty but still reports the totals in `pagination`.";
 
+/** A funding or unload has no client reference: after an unclear answer, the card's own history says whether it happened. */
+const UNCLEAR_ANSWER = (what: "funding" | "unload") => `**When the answer goes wrong.** The ${what} can be made and still reach you as no answer (a reset
+connection, a client time-out) or as a 500 or 504. Do not send it again blindly: read the card's transactions
+(\`GET /api/v1/virtual-cards/{id}/transactions\`, newest first) and its \`balance\`; send it again only if the ${what} is not there.`;
+
+const SANDBOX_ANSWER_FAULTS = (operation: string) =>
+  `An outcome rule with target \`response\` (\`match: { operation: ${operation} }\`) makes the next answer after the change is made a reset connection, a late answer, a 500 or a 504.`;
+
 export const DESCRIPTIONS = {
   createCardholder: `Registers the person a card is issued to. \`first_name\` and \`last_name\` (1 to 100 characters) and \`email\` are required; \`phone\` (a Nigerian mobile number such as \`08031234567\`) is optional.
 
@@ -56,8 +64,10 @@ The wallet is charged \`(amount + funding fee) × exchange rate\` in Naira, each
 - A frozen card can be funded (freezing only blocks spend). ${TERMINATED}
 - An unknown card gets 404 \`NOT_FOUND\`.
 
+${UNCLEAR_ANSWER("funding")}
+
 **In the sandbox**, an \`amount\` of exactly \`13.13\` is declined by the issuer: 422 \`CARD_FUNDING_FAILED\`, nothing charged. An outcome rule
-(\`POST /sandbox/v1/outcomes\`, target \`card_fund\`) declines others.`,
+(\`POST /sandbox/v1/outcomes\`, target \`card_fund\`) declines others. ${SANDBOX_ANSWER_FAULTS("fundVirtualCard")}`,
 
   unloadVirtualCard: `Moves money from the card back to the Naira wallet. ${USD_AMOUNT}
 
@@ -65,7 +75,11 @@ The amount must not exceed the card's \`balance\`, or the request gets 422 \`INS
 \`amount × exchange rate\` in Naira (the merchant's \`usd_ngn_rate\`), rounded down to the kobo, with no fee: \`wallet_amount\` in the response.
 
 - A frozen card can be unloaded. ${TERMINATED}
-- An unknown card gets 404 \`NOT_FOUND\`.`,
+- An unknown card gets 404 \`NOT_FOUND\`.
+
+${UNCLEAR_ANSWER("unload")}
+
+**In the sandbox**, ${SANDBOX_ANSWER_FAULTS("unloadVirtualCard")}`,
 
   freezeVirtualCard: `Freezes an \`active\` card: its spend is declined until it is unfrozen. A frozen card can still be funded and unloaded.
 

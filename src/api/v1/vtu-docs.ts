@@ -24,21 +24,29 @@ always HTTP 200 with the VTU purchase result at the top level (no \`data\` wrapp
 
 A wallet that cannot cover the price gets 422 \`INSUFFICIENT_BALANCE\`, and nothing is debited. Every
 purchase gets a new \`reference\` and \`transaction_id\`: there is no client reference and no duplicate
-detection, so sending the same request again buys again.`;
+detection, so sending the same request again buys again.
+
+**When the answer goes wrong.** A purchase can be made (and debited) and still reach you as no answer (a reset
+connection, a client time-out) or as a 500 or 504, so you have no \`reference\` to poll. Never buy again
+automatically: check the wallet (\`GET /api/v1/wallet/balance\`) for the debit, and treat the purchase as made until
+you have reconciled it. In the sandbox, an outcome rule with target \`response\` (\`match: { operation: ... }\`, this
+operation's id) produces these answers.`;
 
 const MAGIC_PHONES = `
 **In the sandbox**, the phone number forces the outcome (in any of the \`0…\`, \`234…\` or \`+234…\` forms):
 \`08011111111\` success at once; \`08022222222\` processing, then success after the VTU delay; \`08033333333\`
 processing, then fail (refunded); \`08044444444\` fail at once (refunded); \`08055555555\` processing until forced
-with \`POST /sandbox/v1/vtu/{reference}/succeed\` or \`/fail\`. Any other number succeeds at once. An outcome rule
+with \`POST /sandbox/v1/vtu/{reference}/succeed\` or \`/fail\`; \`08066666666\` and \`08077777777\` stay processing until
+their status is read 3 times, then succeed or fail (refunded). Any other number succeeds at once. An outcome rule
 (\`POST /sandbox/v1/outcomes\`, target \`vtu\`) takes precedence over the magic values.`;
 
 const MAGIC_NUMBERS = (field: string) => `
 **In the sandbox**, a \`${field}\` of all zeros is one the provider cannot find: 422 \`VALIDATION_ERROR\` on
 \`${field}\`, checked before any debit. A \`${field}\` made of one repeated digit \`1\` to \`5\` (e.g. \`22222222222\`)
-forces the same outcomes as the magic phones \`08011111111\` to \`08055555555\`: 1 success, 2 processing then
+forces the same outcomes as the magic phones \`08011111111\` to \`08077777777\`: 1 success, 2 processing then
 success, 3 processing then fail (refunded), 4 fail at once (refunded), 5 processing until forced with
-\`POST /sandbox/v1/vtu/{reference}/succeed\` or \`/fail\`. An outcome rule (\`POST /sandbox/v1/outcomes\`, target \`vtu\`) takes precedence.`;
+\`POST /sandbox/v1/vtu/{reference}/succeed\` or \`/fail\`, 6 and 7 processing until the status is read 3 times, then
+success or fail (refunded). An outcome rule (\`POST /sandbox/v1/outcomes\`, target \`vtu\`) takes precedence.`;
 
 const PHONE_RULE = "a Nigerian mobile number: `0XXXXXXXXXX`, `234XXXXXXXXXX` or `+234XXXXXXXXXX`, with a 07, 08 or 09 prefix (e.g. `08031234567`)";
 
@@ -67,7 +75,7 @@ ${MAGIC_PHONES}`,
 - \`smart_card_number\`: the smart card or IUC number, 10 to 12 digits.
 - \`phone\` (optional): ${PHONE_RULE}.
 ${PURCHASE_RULES}
-${MAGIC_NUMBERS("smart_card_number")} A magic \`phone\` (\`08011111111\`…\`08055555555\`), when sent, decides before the smart card.`,
+${MAGIC_NUMBERS("smart_card_number")} A magic \`phone\` (\`08011111111\`…\`08077777777\`), when sent, decides before the smart card.`,
 
   electricity: `Buys electricity for a meter, paid from the wallet.
 
@@ -118,7 +126,11 @@ Poll it while a purchase is \`processing\`.
 - \`type\` is always \`debit\`; \`amount\` is what the purchase cost in Naira; \`date\` is when it was bought.
 - \`token\` (electricity, Prepaid) and \`pins\` (exam) appear once the purchase has succeeded.
 
-An unknown reference gets 404 \`NOT_FOUND\`.`,
+An unknown reference gets 404 \`NOT_FOUND\`.
+
+**In the sandbox** a purchase can stay processing until its status is read N times (magic phones \`08066666666\` and
+\`08077777777\`: 3 reads; an outcome rule with \`queries\`): the Nth read settles it (a refund for a failure) and answers
+with the settled record.`,
 } as const;
 
 // ---- Examples --------------------------------------------------------------------------------------

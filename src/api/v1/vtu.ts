@@ -2,7 +2,6 @@ import { createRoute, z } from "@hono/zod-openapi";
 import { NETWORKS } from "../../domain/catalog.js";
 import { toMinor } from "../../domain/money.js";
 import {
-  findVtu,
   priceAirtime,
   priceCable,
   priceData,
@@ -10,13 +9,14 @@ import {
   priceExam,
   purchase,
   purchaseResultView,
+  readVtuStatus,
   vtuRecordView,
   type PricedPurchase,
   VtuTransactionSchema,
 } from "../../domain/vtu.js";
 import { requireCapability } from "../../http/capability.js";
 import type { AppEnv } from "../../http/env.js";
-import { body, errors, examples, json, security, withDefault, type Examples } from "../../http/openapi.js";
+import { afterCommitErrors, body, errors, examples, json, security, withDefault, type Examples } from "../../http/openapi.js";
 import { amount, phone, text } from "../../domain/fields.js";
 import { AIRTIME_AMOUNT, ELECTRICITY_AMOUNT, EXAM_QUANTITY } from "../../domain/limits.js";
 import { router } from "../../http/validation.js";
@@ -109,7 +109,7 @@ const purchaseRoute = <T extends z.ZodType>(path: string, operationId: string, s
     request: body(schema, docs.body),
     responses: {
       200: json(PurchaseResult, "The purchase result (top level); a failed purchase is status fail, already refunded", docs[200]),
-      ...errors({ 403: docs[403], 422: docs[422] }),
+      ...errors({ 403: docs[403], 422: docs[422], ...afterCommitErrors("purchase") }),
     },
   });
 
@@ -215,5 +215,9 @@ export function vtuRoutes() {
     })
     .openapi(discos, (c) => c.json({ success: true as const, data: c.var.tenant.catalog.discos }, 200))
     .openapi(examTypes, (c) => c.json({ success: true as const, data: c.var.tenant.catalog.examTypes }, 200))
-    .openapi(status, (c) => c.json(vtuRecordView(findVtu(c.var.tenant.state, c.req.valid("query").reference)), 200));
+    .openapi(status, (c) => {
+      const { record, counted } = readVtuStatus(contextOf(c.var.tenant), c.var.tenant.state, c.req.valid("query").reference);
+      if (counted) c.set("stateChanged", true);
+      return c.json(vtuRecordView(record), 200);
+    });
 }

@@ -1,0 +1,111 @@
+/**
+ * Ambiguous answers: an operation that moves money commits, and then its answer is lost (the connection
+ * is reset), late (a slow response) or a 5xx, as outcome rules `response` and the magic payout accounts
+ * decide (domain/outcomes.ts, planResponseFault). Two small middlewares:
+ *
+ * - `decideResponseFault` sits inside the pipeline, right around the handler: once the handler has
+ *   succeeded it asks the domain, so the rule's use is saved with the change itself;
+ * - `applyResponseFaults` sits outside it: the change is saved and its webhooks have started before the
+ *   answer is held back, cut or replaced, so the merchant's state is exactly that of a clean answer.
+ *
+ * A hold-back is wall-clock time (at most MAX_RESPONSE_DELAY_SECONDS): it ends early when the client
+ * goes away, and a stopping sandbox resets the connection instead of waiting for it. The same wait
+ * serves a domain refusal that takes its time (a name enquiry that times out: DomainError `wait_ms`).
+ */
+import type { Socket } from "node:net";
+import type { Context, MiddlewareHandler } from "hono";
+import { routePath } from "hono/route";
+import { DomainError } from "../domain/errors.js";
+import { planResponseFault } from "../domain/outcomes.js";
+import { contextOf } from "../engine/tenant.js";
+import type { AppEnv } from "./env.js";
+import { ConnectionReset, errorResponse, GATEWAY_TIMEOUT_MESSAGE, INTERNAL_ERROR_MESSAGE } from "./errors.js";
+
+/** The operationId of the route a request reached (e.g. createPayout), if it has one. */
+export type OperationOf = (c: Context<AppEnv>) => string | undefined;
+
+/** The route's operationIds by method and OpenAPI path, read from the app's OpenAPI definitions once they are all registered. */
+export function operationLookup(definitions: () => ReadonlyArray<{ type: string; route?: { method: string; path: string; operationId?: string } }>): OperationOf {
+  let byRoute: Map<string, string> | undefined;
+  return (c) => {
+    byRoute ??= new Map(
+      definitions().flatMap((d) => (d.type === "route" && d.route?.operationId ? [[`${d.route.method.toUpperCase()} ${d.route.path}`, d.route.operationId] as const] : [])),
+    );
+    return byRoute.get(`${c.req.method} ${routePath(c, -1).replace(/:(\w+)/g, "{$1}")}`);
+  };
+}
+
+/** A request body's own scalar fields, for rules to match beside the path parameters (nested values are not compared). */
+function scalarFields(body: unknown): Record<string, unknown> {
+  if (body === null || typeof body !== "object" || Array.isArray(body)) return {};
+  return Object.fromEntries(Object.entries(body).filter(([, v]) => v === null || ["string", "number", "boolean"].includes(typeof v)));
+}
+
+export const decideResponseFault = (operationOf: OperationOf): MiddlewareHandler<AppEnv> =>
+  async function decideResponseFault(c, next) {
+    await next();
+    if (c.req.method !== "POST" || c.res.status >= 300 || !c.var.tenant) return;
+    const operation = operationOf(c);
+    if (!operation) return;
+    // After next() the request is at its route's handler, so param() names the route's own parameters.
+    const body = (c.req as unknown as { valid(target: "json"): unknown }).valid("json");
+    const tenant = c.var.tenant;
+    const fault = planResponseFault(contextOf(tenant), tenant.state, { ...c.req.param(), ...scalarFields(body), operation });
+    if (fault) c.set("responseFault", fault);
+  };
+
+/** Resolves after `ms` of wall-clock time, or as soon as one of the signals aborts: which one ended it. */
+function holdBack(ms: number, stopping: AbortSignal, client: AbortSignal): Promise<"waited" | "stopping" | "gone"> {
+  if (stopping.aborted) return Promise.resolve("stopping");
+  return new Promise((done) => {
+    const end = (how: "waited" | "stopping" | "gone") => {
+      clearTimeout(timer);
+      stopping.removeEventListener("abort", onStop);
+      client.removeEventListener("abort", onGone);
+      done(how);
+    };
+    const onStop = () => end("stopping");
+    const onGone = () => end("gone");
+    const timer = setTimeout(() => end("waited"), ms);
+    timer.unref();
+    stopping.addEventListener("abort", onStop, { once: true });
+    client.addEventListener("abort", onGone, { once: true });
+  });
+}
+
+/**
+ * Resets the client's connection: over a real socket (@hono/node-server) with a TCP RST, so the client
+ * sees ECONNRESET; then throws ConnectionReset, which `app.request()` callers (no socket) receive instead
+ * of a response. Nothing is written after it.
+ */
+function resetConnection(c: Context<AppEnv>): never {
+  const socket = c.env?.incoming?.socket as (Partial<Socket> & { resetAndDestroy?: () => void }) | undefined;
+  if (typeof socket?.resetAndDestroy === "function") socket.resetAndDestroy();
+  else if (typeof socket?.destroy === "function") socket.destroy();
+  throw new ConnectionReset();
+}
+
+export const applyResponseFaults = (stopping: AbortSignal): MiddlewareHandler<AppEnv> =>
+  async function applyResponseFaults(c, next) {
+    await next();
+    const fault = c.var.responseFault;
+    const wait = fault?.delay_ms ?? (c.error instanceof DomainError ? c.error.details.wait_ms : undefined) ?? 0;
+    if (!fault && wait === 0) return;
+    if (wait > 0 || stopping.aborted) {
+      const ended = await holdBack(wait, stopping, c.req.raw.signal);
+      if (ended === "stopping") return resetConnection(c);
+      if (ended === "gone") return;
+    }
+    switch (fault?.outcome) {
+      case "connection_reset":
+        return resetConnection(c);
+      case "server_error":
+        c.res = errorResponse(c, "INTERNAL_ERROR", INTERNAL_ERROR_MESSAGE);
+        return;
+      case "gateway_timeout":
+        c.res = errorResponse(c, "GATEWAY_TIMEOUT", GATEWAY_TIMEOUT_MESSAGE);
+        return;
+      default:
+        return; // slow_response, or a refusal that took its time: the answer as it was, late
+    }
+  };
