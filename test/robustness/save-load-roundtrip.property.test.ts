@@ -22,6 +22,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { MAX_CLOCK } from "../../src/domain/bounds.js";
+import { accountHolderName } from "../../src/domain/names.js";
 import { OUTCOMES, QUERY_OUTCOMES } from "../../src/domain/records.js";
 import { FileStore } from "../../src/store/file-store.js";
 import { fromSnapshot, parseSnapshot, toSnapshot } from "../../src/domain/snapshot.js";
@@ -42,6 +43,7 @@ const MAGIC_PHONES = ["08011111111", "08022222222", "08033333333", "08044444444"
  * late) and 0004 (settles on status reads). The endings whose answer is lost, late or a 5xx (0006 to 0009) are
  * left out: this test reads every answer (test/api/ambiguous-outcomes.test.ts covers them).
  */
+const BANK_NAMES = new Map((JSON.parse(readFileSync("fixtures/banks.json", "utf8")) as Array<{ bank_code: string; bank_name: string }>).map((b) => [b.bank_code, b.bank_name]));
 const PAYOUT_ACCOUNTS = [
   ["058", makeNuban("058", "012345678")],
   ["044", makeNuban("044", "987654321")],
@@ -329,14 +331,17 @@ const op: fc.Arbitrary<Op> = fc.oneof(
         {
           amount: fc.oneof({ weight: 4, arbitrary: money(100, 50_000) }, { weight: 1, arbitrary: money(0.01, 1e11) }),
           account: fc.constantFrom(...PAYOUT_ACCOUNTS),
-          account_name: textOf(200),
-          bank_name: textOf(200),
+          // Mostly the names name enquiry and the bank list give (so payouts are made), sometimes any text (refused).
+          names: fc.oneof({ weight: 5, arbitrary: fc.constant(null) }, { weight: 1, arbitrary: fc.record({ account_name: textOf(200), bank_name: textOf(200) }) }),
           reference,
           narration: fc.string({ maxLength: 200 }),
         },
-        { requiredKeys: ["amount", "account", "account_name", "bank_name"] },
+        { requiredKeys: ["amount", "account", "names"] },
       )
-      .map(({ account: [bank_code, account_number], ...body }) => ({ kind: "payout" as const, body: { ...body, bank_code, account_number } })),
+      .map(({ account: [bank_code, account_number], names, ...body }) => ({
+        kind: "payout" as const,
+        body: { ...body, bank_code, account_number, ...(names ?? { account_name: accountHolderName(bank_code, account_number), bank_name: BANK_NAMES.get(bank_code)! }) },
+      })),
   ),
   weighted(2, fc.record({ kind: fc.constant("payoutLever" as const), pick, action: fc.constantFrom("approve", "reject", "complete", "fail") })),
   weighted(3, vtuOp.map((v) => ({ kind: "vtu" as const, ...v }))),
