@@ -27,7 +27,7 @@ import { OUTCOMES, QUERY_OUTCOMES } from "../../src/domain/records.js";
 import { FileStore } from "../../src/store/file-store.js";
 import { fromSnapshot, parseSnapshot, toSnapshot } from "../../src/domain/snapshot.js";
 import { snapshotOf, type Tenant } from "../../src/engine/tenant.js";
-import { client } from "../client.js";
+import { client, type TransferExtra } from "../client.js";
 import { harness, makeNuban, receivers, START, type Harness, type Merchant, type Reply } from "../helpers.js";
 import type { Receiver } from "../receiver.js";
 
@@ -149,17 +149,7 @@ type Op =
   | { kind: "fund"; amount: number; description?: string }
   | { kind: "patch"; settings: Record<string, unknown> }
   | { kind: "virtualAccount"; body: Record<string, unknown> }
-  | {
-      kind: "transferIn";
-      pick: number;
-      amount: number;
-      narration?: string;
-      payer_name?: string;
-      payer_bank?: string;
-      status?: "success" | "pending" | "processing";
-      outcome?: "success" | "failed";
-      settle_after_seconds?: number;
-    }
+  | ({ kind: "transferIn"; pick: number; amount: number } & TransferExtra)
   | { kind: "paymentLever"; pick: number; action: "clear" | "fail" }
   | { kind: "createLink"; body: Record<string, unknown> }
   | { kind: "payLink"; pick: number; how: "lever" | "page" | "wrong" }
