@@ -52,6 +52,9 @@ export interface RuleView {
   outcome: string;
   delay_seconds: number | null;
   times: number | null;
+  window_seconds: number | null;
+  queries: number | null;
+  active_until: string | null;
   created_at: string;
 }
 
@@ -164,7 +167,7 @@ export interface TestClient {
   /** POST /api/v1/virtual-cards/{id}/fund with `usd`; asserts 200. */
   fundCard(cardId: number, usd: number): Promise<CardFunding>;
   /** An outcome rule (POST /sandbox/v1/outcomes); asserts 201. */
-  rule(input: { target: string; outcome: string; match?: Record<string, string | number | boolean>; delay_seconds?: number; times?: number }): Promise<RuleView>;
+  rule(input: { target: string; outcome: string; match?: Record<string, string | number | boolean>; delay_seconds?: number; times?: number; window_seconds?: number; queries?: number }): Promise<RuleView>;
   rules(): Promise<RuleView[]>;
   /** The merchant's events, oldest first (of one type, if given). */
   events(type?: string): Promise<EventView[]>;

@@ -38,12 +38,12 @@ already exist. The newest matching rule wins. Answers 201 with the rule and its 
   the object stays \`processing\` until its status is read that many times (\`GET /api/v1/payout/status\`,
   \`GET /api/v1/vtu/transaction/status\`); that read settles it, with the same ledger entries and webhook as a settlement by
   time. Not with \`delay_seconds\`.
+- A merchant holds at most 100 rules: beyond, 422 (delete some with DELETE /sandbox/v1/outcomes).
 
 **The merchant's side of an ambiguous outcome.** After a lost, late or 5xx answer to a payout, query its status by the
 reference it was sent with, and never send it again with a new reference (the same reference gets 409). A \`processing\`
 payout may still fail hours later (its \`payout.failed\` webhook returns the funds). A name enquiry that times out is
 retried before any transfer; a bank that is down is retried after \`retry_after\`.
-- A merchant holds at most 100 rules: beyond, 422 (delete some with DELETE /sandbox/v1/outcomes).
 
 Webhook faults apply to the attempts the sandbox makes by itself (first attempts and retries), not to
 redeliveries. Rules belong to one merchant, and POST /sandbox/v1/reset clears them.`.trim();

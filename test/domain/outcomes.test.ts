@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { MAX_OUTCOME_RULES } from "../../src/domain/bounds.js";
 import {
   addRule,
+  bankOutage,
   cardFundFails,
   clearRules,
   deleteRule,
@@ -11,7 +12,9 @@ import {
   planKyc,
   planNameEnquiry,
   planPayout,
+  planResponseFault,
   planVtu,
+  SLOW_RESPONSE_SECONDS,
   takeRule,
 } from "../../src/domain/outcomes.js";
 import { expectRefusal, fieldsOf, setup, T0 } from "./context.js";
@@ -195,5 +198,60 @@ describe("planKyc, cardFundFails, accountResolves", () => {
     addRule(ctx, state, { target: "verify_account", match: { account_number: "0000000018" }, outcome: "not_found", times: 1 });
     expect(enquiry("0000000018")).toBe("not_found");
     expect(enquiry("0000000018")).toBe("resolves");
+  });
+});
+
+describe("bankOutage", () => {
+  it("a bank rule down makes its bank unavailable for window_seconds on the merchant's clock, then it answers again", () => {
+    const { ctx, state } = setup();
+    addRule(ctx, state, { target: "bank", match: { bank_code: "058" }, outcome: "down", window_seconds: 600 });
+    expect(bankOutage(ctx, state, "058")).toEqual({ until: T0 + 600_000 });
+    expect(bankOutage(ctx, state, "044")).toBeUndefined();
+    ctx.now = T0 + 599_999;
+    expect(bankOutage(ctx, state, "058")).toEqual({ until: T0 + 600_000 });
+    ctx.now = T0 + 600_000;
+    expect(bankOutage(ctx, state, "058")).toBeUndefined();
+  });
+
+  it("without window_seconds the outage has no end until its rule is deleted", () => {
+    const { ctx, state } = setup();
+    const rule = addRule(ctx, state, { target: "bank", outcome: "down" });
+    ctx.now = T0 + 365 * 86_400_000;
+    expect(bankOutage(ctx, state, "033")).toEqual({ until: null });
+    deleteRule(state, rule.id);
+    expect(bankOutage(ctx, state, "033")).toBeUndefined();
+  });
+});
+
+describe("planResponseFault", () => {
+  const payout = (account_number: string, extra: Record<string, unknown> = {}) => ({ operation: "createPayout", bank_code: "058", account_number, ...extra });
+
+  it("magic payout endings 0006 to 0009 spoil the answer; a slow one waits SLOW_RESPONSE_SECONDS", () => {
+    const { ctx, state } = setup();
+    expect(planResponseFault(ctx, state, payout("0123450006"))).toEqual({ outcome: "connection_reset", delay_ms: 0 });
+    expect(planResponseFault(ctx, state, payout("0123450007"))).toEqual({ outcome: "slow_response", delay_ms: SLOW_RESPONSE_SECONDS * 1000 });
+    expect(planResponseFault(ctx, state, payout("0123450008"))).toEqual({ outcome: "server_error", delay_ms: 0 });
+    expect(planResponseFault(ctx, state, payout("0123450009"))).toEqual({ outcome: "gateway_timeout", delay_ms: 0 });
+    expect(planResponseFault(ctx, state, payout("0123450001"))).toBeUndefined();
+    // The endings are payout accounts only: another operation with such a field is untouched.
+    expect(planResponseFault(ctx, state, { operation: "buyAirtime", account_number: "0123450006" })).toBeUndefined();
+  });
+
+  it("a response rule matches the operation and the request's fields, wins over magic, and counts its times", () => {
+    const { ctx, state } = setup();
+    addRule(ctx, state, { target: "response", match: { operation: "buyAirtime", phone: "08031234567" }, outcome: "slow_response", delay_seconds: 2, times: 1 });
+    addRule(ctx, state, { target: "response", match: { operation: "createPayout", reference: "r-1" }, outcome: "server_error" });
+    expect(planResponseFault(ctx, state, { operation: "buyAirtime", phone: "08030000000" })).toBeUndefined();
+    expect(planResponseFault(ctx, state, { operation: "buyAirtime", phone: "08031234567" })).toEqual({ outcome: "slow_response", delay_ms: 2_000 });
+    expect(planResponseFault(ctx, state, { operation: "buyAirtime", phone: "08031234567" })).toBeUndefined();
+    expect(planResponseFault(ctx, state, payout("0123450006", { reference: "r-1" }))).toEqual({ outcome: "server_error", delay_ms: 0 });
+  });
+
+  it("operations that move no money are never faulted, whatever the rules say", () => {
+    const { ctx, state } = setup();
+    addRule(ctx, state, { target: "response", outcome: "connection_reset" });
+    expect(planResponseFault(ctx, state, { operation: "verifyAccount" })).toBeUndefined();
+    expect(planResponseFault(ctx, state, { operation: "getPayoutStatus" })).toBeUndefined();
+    expect(planResponseFault(ctx, state, { operation: "createPayout" })).toEqual({ outcome: "connection_reset", delay_ms: 0 });
   });
 });

@@ -71,7 +71,7 @@ A merchant without payouts enabled gets 403 \`PAYOUT_DISABLED\` on every payout 
 
 export const BANKS_RESPONSE_EXAMPLES: Examples = {
   banks: {
-    summary: "The bank list (abridged: the sandbox lists 50 banks, by name)",
+    summary: "The bank list (abridged: the sandbox lists 49 banks, by name)",
     value: {
       success: true,
       data: [
