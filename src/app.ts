@@ -24,6 +24,7 @@ import { openApiDocument } from "./http/openapi-document.js";
 import { registerWebhooks } from "./http/openapi-webhooks.js";
 import { jsonDepth, perIpQuota } from "./http/quotas.js";
 import { applyResponseFaults, decideResponseFault, operationLookup } from "./http/response-faults.js";
+import { logRequests, markRequest } from "./http/request-log.js";
 import { securityHeaders } from "./http/security-headers.js";
 import { validationHook } from "./http/validation.js";
 import { checkoutPages } from "./pages/checkout-routes.js";
@@ -108,6 +109,9 @@ export function createApp(options: AppOptions) {
     if (c.req.method === "GET" || c.req.method === "HEAD") return next();
     return c.req.path === "/sandbox/v1/snapshot" ? snapshotLimit(c, next) : defaultLimit(c, next);
   });
+  const operationOf = operationLookup(() => app.openAPIRegistry.definitions);
+  // Outermost for the API: the log records the final answer (after a fault) and the whole latency.
+  app.use("/api/v1/*", logRequests({ wall: registry.wall, operationOf }));
   app.use("/api/v1/*", jsonOnly(), jsonDepth());
   app.use("/api/v1/*", requireMerchant({ registry, trustProxy, accountRules: true }));
   // Outside the save below: an answer is held back, cut or replaced only once its change is saved.
@@ -147,7 +151,8 @@ export function createApp(options: AppOptions) {
   app.use("/api/v1/*", clockSync);
   app.use("/sandbox/v1/*", clockSync);
   // Inside the save: what happens to a money-moving answer is decided with the change, so the rule's use is saved too.
-  app.use("/api/v1/*", decideResponseFault(operationLookup(() => app.openAPIRegistry.definitions)));
+  app.use("/api/v1/*", decideResponseFault(operationOf));
+  app.use("/api/v1/*", markRequest);
 
   // After a change made outside the merchant-scoped pipeline (scenario loads, page actions): saved first.
   const afterChange = async (t: Tenant) => {

@@ -7,6 +7,7 @@
 import { parseArgs } from "node:util";
 import { parse as parseYaml } from "yaml";
 import { z } from "zod";
+import { DEFAULT_REQUEST_LOG_SIZE, MAX_REQUEST_LOG_SIZE } from "./domain/request-log.js";
 
 const bool = z.union([z.boolean(), z.enum(["true", "false", "1", "0"]).transform((v) => v === "true" || v === "1")]);
 const list = z.union([z.array(z.string().min(1)), z.string().transform((v) => v.split(",").map((s) => s.trim()).filter(Boolean))]);
@@ -33,6 +34,13 @@ export const SettingsSchema = z
     signups_per_minute: z.coerce.number().int().min(0).max(1_000_000).optional().describe("Sign-ups per client IP per minute; 0 = no quota (default 1000, or 20 with --shared)"),
     scenario_loads_per_minute: z.coerce.number().int().min(0).max(1_000_000).optional().describe("POST /sandbox/v1/scenarios per client IP per minute; 0 = no quota (default 60, or 5 with --shared)"),
     snapshot_limit_mb: z.coerce.number().positive().max(1024).default(5).describe("Largest PUT /sandbox/v1/snapshot body, in MB"),
+    request_log: z.coerce
+      .number()
+      .int()
+      .min(0)
+      .max(MAX_REQUEST_LOG_SIZE)
+      .default(DEFAULT_REQUEST_LOG_SIZE)
+      .describe("Requests kept in each merchant's request log (GET /sandbox/v1/requests); 0 = no log"),
   })
   .strict();
 export type Settings = z.infer<typeof SettingsSchema>;
@@ -62,6 +70,7 @@ export function parseSettings(argv: string[], env: NodeJS.ProcessEnv, readFile?:
         "signups-per-minute": { type: "string" },
         "scenario-loads-per-minute": { type: "string" },
         "snapshot-limit-mb": { type: "string" },
+        "request-log": { type: "string" },
         config: { type: "string" },
       },
     }));

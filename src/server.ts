@@ -39,9 +39,9 @@ export interface ScenarioMerchant {
   changed: boolean;
 }
 
-export function buildRegistry(settings: Pick<Settings, "seed" | "fixtures"> & { maxMerchants?: number }, wall?: () => number) {
+export function buildRegistry(settings: Pick<Settings, "seed" | "fixtures"> & { maxMerchants?: number; requestLogSize?: number }, wall?: () => number) {
   const catalog = loadCatalog(settings.fixtures);
-  const registry = new Registry({ catalog, seed: settings.seed, wall, maxMerchants: settings.maxMerchants });
+  const registry = new Registry({ catalog, seed: settings.seed, wall, maxMerchants: settings.maxMerchants, requestLogSize: settings.requestLogSize });
   const demo = loadDemoMerchants(settings.fixtures);
   addDemoMerchants(registry, demo);
   return { registry, demo };
@@ -86,7 +86,7 @@ export async function runDemoActivity(app: App, merchant: FixtureMerchant): Prom
 const STOP_GRACE_MS = 2_000;
 
 export async function startServer(settings: Settings): Promise<RunningSandbox> {
-  const registry = new Registry({ catalog: loadCatalog(settings.fixtures), seed: settings.seed, maxMerchants: settings.max_merchants });
+  const registry = new Registry({ catalog: loadCatalog(settings.fixtures), seed: settings.seed, maxMerchants: settings.max_merchants, requestLogSize: settings.request_log });
   const data = settings.data ? openDataStore(settings.data, registry) : undefined;
   const store = data?.store;
   const restored = store ? await store.loadAll() : [];

@@ -17,6 +17,7 @@ import { Clock } from "./clock.js";
 import { createIds, type Ids } from "./ids.js";
 import { fromSnapshot, type Snapshot } from "../domain/snapshot.js";
 import { contextOf, type Tenant } from "./tenant.js";
+import { DEFAULT_REQUEST_LOG_SIZE, RequestLog } from "../domain/request-log.js";
 
 export interface RegistryOptions {
   catalog: Catalog;
@@ -26,6 +27,8 @@ export interface RegistryOptions {
   seed?: string;
   /** Most merchants this sandbox holds; sign-ups and scenario loads past it are refused. */
   maxMerchants?: number;
+  /** Entries kept in each merchant's request log (`--request-log`); 0 turns it off. */
+  requestLogSize?: number;
 }
 
 export interface NewMerchant extends MerchantSettings {
@@ -178,7 +181,8 @@ export class Registry {
 
   private tenant(config: Tenant["config"], state: TenantState, clock: Clock, ids: Ids): Tenant {
     const id = config.merchant_id;
-    return { id, config, state, clock, ids, catalog: this.catalog, claim: (kind, value) => this.claim(id, keyOf(kind, value)), requestTimes: [] };
+    return { id, config, state, clock, ids, catalog: this.catalog, claim: (kind, value) => this.claim(id, keyOf(kind, value)), requestTimes: [],
+      requestLog: new RequestLog(this.options.requestLogSize ?? DEFAULT_REQUEST_LOG_SIZE) };
   }
 
   private add(tenant: Tenant): void {

@@ -4,6 +4,7 @@ import { Clock } from "./clock.js";
 import type { Ids } from "../domain/context.js";
 import type { MerchantConfig } from "../domain/records.js";
 import { toSnapshot, type Snapshot } from "../domain/snapshot.js";
+import type { RequestLog } from "../domain/request-log.js";
 import type { TenantState } from "../domain/state.js";
 
 /** One merchant's runtime: config, state, its own clock and its own identifier source. */
@@ -23,6 +24,8 @@ export interface Tenant {
    * a restart (see README "Sandbox choices").
    */
   readonly requestTimes: number[];
+  /** Its /api/v1 requests and their answers (domain/request-log.ts): traffic too, kept like requestTimes. */
+  readonly requestLog: RequestLog;
 }
 
 /** The merchant as one document (a `--data` file, GET /sandbox/v1/snapshot). */
