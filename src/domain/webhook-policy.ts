@@ -73,6 +73,10 @@ export function planAttempt(ctx: DomainContext, state: TenantState, event: Webho
   return { kind: "send", url, fault: injected };
 }
 
+/** The `error` of an attempt the receiver did not answer in time (the transport writes it, the checks read it). */
+export const timeoutError = (timeoutMs: number) => `Timed out after ${timeoutMs / 1000} s`;
+export const isTimeoutError = (error: string | null) => error !== null && error.startsWith("Timed out after ");
+
 /** A delivery counts when the receiver answered 2xx. */
 export const isDelivered = (statusCode: number | null) => statusCode !== null && statusCode >= 200 && statusCode < 300;
 

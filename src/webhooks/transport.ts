@@ -9,6 +9,7 @@ import http from "node:http";
 import https from "node:https";
 import net from "node:net";
 import { performance } from "node:perf_hooks";
+import { timeoutError } from "../domain/webhook-policy.js";
 
 export interface PostResult {
   status_code: number | null;
@@ -187,7 +188,7 @@ function send(
     return { done, abort: fail };
   }
   req.on("error", (err) => fail(describeError(err)));
-  timer = setTimeout(() => fail(`Timed out after ${timeoutMs / 1000} s`), timeoutMs);
+  timer = setTimeout(() => fail(timeoutError(timeoutMs)), timeoutMs);
   req.end(body);
   return { done, abort: fail };
 }
