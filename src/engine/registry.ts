@@ -182,7 +182,7 @@ export class Registry {
   private tenant(config: Tenant["config"], state: TenantState, clock: Clock, ids: Ids): Tenant {
     const id = config.merchant_id;
     return { id, config, state, clock, ids, catalog: this.catalog, claim: (kind, value) => this.claim(id, keyOf(kind, value)), requestTimes: [],
-      requestLog: new RequestLog(this.options.requestLogSize ?? DEFAULT_REQUEST_LOG_SIZE) };
+      requestLog: new RequestLog(this.options.requestLogSize ?? DEFAULT_REQUEST_LOG_SIZE), creditReport: null };
   }
 
   private add(tenant: Tenant): void {

@@ -5,6 +5,7 @@ import type { Ids } from "../domain/context.js";
 import type { MerchantConfig } from "../domain/records.js";
 import { toSnapshot, type Snapshot } from "../domain/snapshot.js";
 import type { RequestLog } from "../domain/request-log.js";
+import type { CreditReport } from "../domain/checks.js";
 import type { TenantState } from "../domain/state.js";
 
 /** One merchant's runtime: config, state, its own clock and its own identifier source. */
@@ -26,6 +27,8 @@ export interface Tenant {
   readonly requestTimes: number[];
   /** Its /api/v1 requests and their answers (domain/request-log.ts): traffic too, kept like requestTimes. */
   readonly requestLog: RequestLog;
+  /** The payments the merchant says it credited (PUT /sandbox/v1/checks/credits), for the integration checks: kept like the log. */
+  creditReport: CreditReport | null;
 }
 
 /** The merchant as one document (a `--data` file, GET /sandbox/v1/snapshot). */

@@ -74,6 +74,10 @@ const OPERATION_IDS: Record<string, string> = {
   "GET /sandbox/v1/snapshot": "exportSnapshot",
   "PUT /sandbox/v1/snapshot": "importSnapshot",
   "POST /sandbox/v1/scenarios": "loadScenario",
+  // Integration checks (issue 15)
+  "GET /sandbox/v1/checks": "getIntegrationChecks",
+  "PUT /sandbox/v1/checks/credits": "reportCreditedTransactions",
+  "DELETE /sandbox/v1/checks/credits": "clearCreditedTransactions",
 };
 
 it("every operation has its stable camelCase operationId", () => {
