@@ -2,6 +2,7 @@
 /** CLI: `merchant-sandbox [start] [flags]`. Parses settings here, never at import time. */
 import { startBanner } from "./cli/banner.js";
 import { LISTEN_USAGE, listen, parseListenArgs } from "./cli/listen.js";
+import { CHECK_USAGE, check, parseCheckArgs } from "./cli/check.js";
 import { readFileSync } from "node:fs";
 import { parseSettings, settingsHelp } from "./config.js";
 import { readScenarioFile } from "./scenarios/load.js";
@@ -13,6 +14,8 @@ const USAGE = `merchant-sandbox: a high-fidelity sandbox of the Merchant Payment
 Usage: merchant-sandbox start [options]
        merchant-sandbox run FILE...                         (run scenario steps; exit 1 on failure)
        merchant-sandbox listen [--port 3001] [--secret S]   (a local webhook receiver)
+       merchant-sandbox check [--url U] [--key K] [--secret S] [--json]
+                                                            (grade an integration; exit 1 on an error)
 
 Options (flag, environment variable, meaning):
 ${settingsHelp()}
@@ -27,6 +30,7 @@ async function main(argv: string[]): Promise<number | undefined> {
   const help = (args: string[]) => args.includes("--help") || args.includes("-h");
   if (command === "listen") return runListen(rest, help(rest));
   if (command === "run") return runScenarios(rest, help(rest));
+  if (command === "check") return runCheck(rest, help(rest));
   if (command === "--help" || command === "-h" || help(rest)) {
     process.stdout.write(USAGE);
     return 0;
@@ -103,6 +107,20 @@ async function runListen(argv: string[], help: boolean): Promise<number | undefi
   process.once("SIGINT", stop);
   process.once("SIGTERM", stop);
   return undefined;
+}
+
+// Integration checks (issue 15).
+async function runCheck(argv: string[], help: boolean): Promise<number> {
+  if (help) {
+    process.stdout.write(CHECK_USAGE);
+    return 0;
+  }
+  const parsed = parseCheckArgs(argv, process.env);
+  if ("error" in parsed) {
+    process.stderr.write(`merchant-sandbox check: ${parsed.error}\n\n${CHECK_USAGE}`);
+    return 2;
+  }
+  return check(parsed.options, (text) => process.stdout.write(text), (text) => process.stderr.write(text));
 }
 
 main(process.argv.slice(2)).then(
