@@ -34,7 +34,7 @@ function Action(props: { post: string; body?: unknown; label: string; method?: s
   );
 }
 
-function Table(props: { caption: string; head: string[]; empty: string; children?: Child }) {
+export function Table(props: { caption: string; head: string[]; empty: string; children?: Child }) {
   const rows = props.children;
   const none = Array.isArray(rows) && rows.length === 0;
   return none ? (

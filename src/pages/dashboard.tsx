@@ -13,6 +13,7 @@ import type { Registry } from "../engine/registry.js";
 import type { Tenant } from "../engine/tenant.js";
 import { Cards, Events, Ledger, Outcomes, Overview, PaymentLinks, Payouts, VirtualAccounts, Vtu } from "./dashboard-fragments.js";
 import { Page } from "./layout.js";
+import { Checks } from "./dashboard-checks.js";
 import { baseUrl } from "../http/base-url.js";
 
 const SECTIONS: Array<{ id: string; title: string; render: (t: Tenant, baseUrl: string) => Child }> = [
@@ -25,6 +26,8 @@ const SECTIONS: Array<{ id: string; title: string; render: (t: Tenant, baseUrl: 
   { id: "cards", title: "Cardholders and cards", render: (t) => <Cards tenant={t} /> },
   { id: "outcomes", title: "Outcome rules", render: (t) => <Outcomes tenant={t} /> },
   { id: "ledger", title: "Ledger", render: (t) => <Ledger tenant={t} /> },
+  // Integration checks (issue 15).
+  { id: "checks", title: "Integration checks", render: (t) => <Checks tenant={t} /> },
 ];
 
 function Shell(props: { nonce: string }) {
