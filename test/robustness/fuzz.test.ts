@@ -221,6 +221,8 @@ const BASE_BODIES: Record<string, (fx: Fixtures) => unknown> = {
   "POST /sandbox/v1/reset": () => ({ wallet_balance: 1_000 }),
   "PUT /sandbox/v1/snapshot": (fx) => structuredClone(fx.snapshot),
   "POST /sandbox/v1/scenarios": () => ({ name: "fuzz", merchants: { a: { wallet_balance: 10 } }, payment_links: [{ as: "link", amount: 500 }] }),
+  // Integration checks (issue 15)
+  "PUT /sandbox/v1/checks/credits": () => ({ transaction_ids: ["TXN_FUZZ_1", "TXN_FUZZ_1"] }),
 };
 
 /** Other valid bodies, for fields the base bodies leave out. */
@@ -231,6 +233,7 @@ const MORE_VALID_BODIES: Record<string, Array<(fx: Fixtures) => unknown>> = {
   ],
   "POST /sandbox/v1/merchants": [() => ({ wallet_balance: 5 }), () => ({ business_name: "Only A Name" })],
   "POST /sandbox/v1/clock/advance": [() => ({ by: "5m" }), () => ({ to: "2026-03-03T00:00:00.000Z" })],
+  "PUT /sandbox/v1/checks/credits": [() => ({ transaction_ids: [] })],
 };
 const validBodies = (op: Operation) => [BASE_BODIES[op.key]!, ...(MORE_VALID_BODIES[op.key] ?? [])];
 
