@@ -6,6 +6,7 @@ import { readFileSync } from "node:fs";
 import { parseSettings, settingsHelp } from "./config.js";
 import { readScenarioFile } from "./scenarios/load.js";
 import { formatReport, runScenario } from "./cli/run-scenario.js";
+import { doctorCommand } from "./cli/doctor.js";
 import { startServer } from "./server.js";
 
 const USAGE = `merchant-sandbox: a high-fidelity sandbox of the Merchant Payments Service
@@ -13,6 +14,7 @@ const USAGE = `merchant-sandbox: a high-fidelity sandbox of the Merchant Payment
 Usage: merchant-sandbox start [options]
        merchant-sandbox run FILE...                         (run scenario steps; exit 1 on failure)
        merchant-sandbox listen [--port 3001] [--secret S]   (a local webhook receiver)
+       merchant-sandbox doctor --endpoint URL --secret S    (grade a webhook receiver; exit 1 on a failed case)
 
 Options (flag, environment variable, meaning):
 ${settingsHelp()}
@@ -27,6 +29,7 @@ async function main(argv: string[]): Promise<number | undefined> {
   const help = (args: string[]) => args.includes("--help") || args.includes("-h");
   if (command === "listen") return runListen(rest, help(rest));
   if (command === "run") return runScenarios(rest, help(rest));
+  if (command === "doctor") return doctorCommand(rest, process.env, (t) => process.stdout.write(t), (t) => process.stderr.write(t));
   if (command === "--help" || command === "-h" || help(rest)) {
     process.stdout.write(USAGE);
     return 0;
