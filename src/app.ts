@@ -41,6 +41,8 @@ import { snapshotRoutes } from "./sandbox/snapshot.js";
 import { vaPaymentRoutes } from "./sandbox/va-payments.js";
 import { webhookRoutes } from "./sandbox/webhooks.js";
 import { merchantRoutes } from "./sandbox/merchants.js";
+import { doctorRoutes } from "./sandbox/doctor.js";
+import { DoctorDesk } from "./doctor/desk.js";
 import type { Registry } from "./engine/registry.js";
 import type { Tenant } from "./engine/tenant.js";
 import { baseUrl } from "./http/base-url.js";
@@ -175,10 +177,14 @@ export function createApp(options: AppOptions) {
   app.route("/sandbox/v1", outcomeRoutes());
   app.route("/sandbox/v1", clockRoutes(registry, driver));
   app.route("/sandbox/v1", webhookRoutes(dispatcher));
+  // The webhook doctor (issue 15): runs go out through the deliveries' transport, so shared mode's
+  // address checks and a stopping server's cut apply to them too.
+  const doctorDesk = new DoctorDesk(registry.wall);
+  app.route("/sandbox/v1", doctorRoutes({ desk: doctorDesk, transport: dispatcher.transport, shared: options.shared ?? false }));
   app.route("/sandbox/v1", snapshotRoutes(registry, driver, options.shared ?? false));
   app.route("/sandbox/v1", scenarioRoutes(registry, afterChange, options.shared ?? false));
   app.route("/", checkoutPages({ registry, driver, afterChange }));
-  app.route("/", dashboardRoutes({ registry, driver, trustProxy, publicUrl }));
+  app.route("/", dashboardRoutes({ registry, driver, trustProxy, publicUrl, doctor: doctorDesk }));
   app.route(
     "/",
     docsRoutes(() => {

@@ -74,6 +74,8 @@ const OPERATION_IDS: Record<string, string> = {
   "GET /sandbox/v1/snapshot": "exportSnapshot",
   "PUT /sandbox/v1/snapshot": "importSnapshot",
   "POST /sandbox/v1/scenarios": "loadScenario",
+  // Issue 15: the webhook doctor.
+  "POST /sandbox/v1/webhooks/doctor": "runWebhookDoctor",
 };
 
 it("every operation has its stable camelCase operationId", () => {
