@@ -57,6 +57,8 @@ export interface CaseInfo {
 export const STALE_SECONDS = 3_600;
 /** The older of the two out-of-order payments was sent this long before the newer: still fresh. */
 export const OUT_OF_ORDER_SECONDS = 60;
+/** The longest payer_name and payer_bank a payment.received carries (its payload schema's bound, event-records.ts). */
+export const MAX_PAYER_FIELD = 200;
 /** An event type the sandbox never sends: providers add types without notice. */
 export const UNKNOWN_EVENT_TYPE = "payment.reversed";
 
@@ -145,7 +147,7 @@ export const CASES: readonly CaseInfo[] = [
   {
     id: "large_payload",
     title: "A large payload",
-    sent: `The largest payment.received the sandbox sends: a ${MAX_NARRATION}-character narration (Yoruba diacritics, the naira sign, an emoji, quotes, a slash, a newline and a tab, kept verbatim) and 100-character payer fields`,
+    sent: `The largest payment.received the sandbox sends: a ${MAX_NARRATION}-character narration (Yoruba diacritics, the naira sign, an emoji, quotes, a slash, a newline and a tab, kept verbatim) and ${MAX_PAYER_FIELD}-character payer fields`,
     expected: "A 2xx within the timeout; the payment credited once",
     why: "Narrations are kept exactly as the payer's bank sent them. Verify the raw bytes as received: a body re-encoded before the check (PHP's json_encode escapes slashes and non-ASCII) or cut by a small body limit no longer verifies.",
     faults: ["mangles_raw_body", "slow"],
@@ -230,8 +232,8 @@ function largePayment(transaction_id: string) {
   return {
     ...payment(transaction_id),
     reference: fill(`Ọjà Ẹ̀wà fún Adébáyọ̀ – ₦5,000 🇳🇬 "order 1001/2" paid\n\tvia USSD; `, MAX_NARRATION),
-    payer_name: fill("ADÉBÁYỌ̀ OLÚWAFẸ́MI ÒGÚNLÉYÈ ", 100),
-    payer_bank: fill("Moniepoint Microfinance Bank / ", 100),
+    payer_name: fill("ADÉBÁYỌ̀ OLÚWAFẸ́MI ÒGÚNLÉYÈ ", MAX_PAYER_FIELD),
+    payer_bank: fill("Moniepoint Microfinance Bank / ", MAX_PAYER_FIELD),
   };
 }
 

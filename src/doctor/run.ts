@@ -76,7 +76,7 @@ export async function runDoctor(options: DoctorOptions): Promise<Scorecard> {
     observed.push(answers);
   }
 
-  const records = options.recordsUrl ? await readWhenSettled(options, battery, timeoutMs, now, sleep) : null;
+  const records = options.recordsUrl ? await readWhenSettled(options, battery, observed, timeoutMs, now, sleep) : null;
   const cases = battery.map((planned, i) => grade(planned, observed[i]!, records, options.timeoutSeconds));
   const failed = cases.filter((c) => c.result === "fail").length;
   const unread = records !== null && "error" in records;
@@ -95,14 +95,27 @@ export async function runDoctor(options: DoctorOptions): Promise<Scorecard> {
   };
 }
 
-/** The records view once every credit the receiver owes shows (or the timeout has passed): receivers may credit after answering. */
-async function readWhenSettled(options: DoctorOptions, battery: PlannedCase[], timeoutMs: number, now: () => number, sleep: (ms: number) => Promise<void>): Promise<RecordsRead> {
+/**
+ * The records view once every credit the receiver owes shows (or the timeout has passed): a receiver
+ * may credit just after answering. It owes the credits of the payments it acknowledged with a 2xx.
+ */
+async function readWhenSettled(
+  options: DoctorOptions,
+  battery: PlannedCase[],
+  observed: Observed[][],
+  timeoutMs: number,
+  now: () => number,
+  sleep: (ms: number) => Promise<void>,
+): Promise<RecordsRead> {
   const ids = [...new Set(battery.flatMap((c) => c.transaction_ids))];
-  const owed = [...new Set(battery.filter((c) => c.expect === "accepted" && c.credits !== "none").flatMap((c) => c.transaction_ids))];
+  const acknowledged = battery.filter((c, i) => c.expect === "accepted" && c.credits !== "none" && observed[i]!.every(is2xx));
+  const owed = [...new Set(acknowledged.flatMap((c) => c.transaction_ids))];
   const deadline = now() + timeoutMs;
-  for (;;) {
+  // Bounded by the wall clock and by the number of reads alike, so a clock that stands still cannot keep it going.
+  for (let reads = 1; ; reads++) {
     const read = await readRecords(options.transport, options.recordsUrl!, ids, timeoutMs);
-    if ("error" in read || owed.every((id) => read.counts.has(id)) || now() + RECORDS_POLL_MS > deadline) return read;
+    if ("error" in read || owed.every((id) => read.counts.has(id))) return read;
+    if (reads * RECORDS_POLL_MS >= timeoutMs || now() + RECORDS_POLL_MS > deadline) return read;
     await sleep(RECORDS_POLL_MS);
   }
 }
