@@ -78,7 +78,7 @@ export function WebhookDoctor(props: { tenant: Tenant; card: Scorecard | undefin
       <form data-post="/sandbox/v1/webhooks/doctor" class="row">
         <div>
           <label for="doctor-records-url">Records URL (optional)</label>
-          <input id="doctor-records-url" name="records_url" type="url" placeholder="https://shop.example.com/credited" class="w-l" />
+          <input id="doctor-records-url" name="records_url" type="url" placeholder="https://shop.example.com/credited" class="w-xl" />
         </div>
         <button type="submit" disabled={props.running}>{props.running ? "Running…" : "Run webhook doctor"}</button>
       </form>
