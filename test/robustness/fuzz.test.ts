@@ -221,6 +221,8 @@ const BASE_BODIES: Record<string, (fx: Fixtures) => unknown> = {
   "POST /sandbox/v1/reset": () => ({ wallet_balance: 1_000 }),
   "PUT /sandbox/v1/snapshot": (fx) => structuredClone(fx.snapshot),
   "POST /sandbox/v1/scenarios": () => ({ name: "fuzz", merchants: { a: { wallet_balance: 10 } }, payment_links: [{ as: "link", amount: 500 }] }),
+  // Issue 15: the fixtures' merchant has no webhook_url, so the doctor refuses (409) before it sends anything.
+  "POST /sandbox/v1/webhooks/doctor": () => ({ records_url: "https://shop.example.com/credited" }),
 };
 
 /** Other valid bodies, for fields the base bodies leave out. */
