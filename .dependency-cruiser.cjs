@@ -5,7 +5,7 @@
  *   main.ts, cli/, index.ts, testing.ts, server.ts, app.ts, runtime.ts   entry points and wiring
  *   api/, sandbox/, pages/                       the three surfaces; none imports another
  *   http/                                        the request pipeline and the one error envelope
- *   webhooks/, scenarios/, store/                I/O and loaders
+ *   doctor/, webhooks/, scenarios/, store/       I/O and loaders (doctor/: the webhook doctor, over webhooks/)
  *   engine/                                      clocks, timers, tenants, the registry
  *   domain/                                      records, rules and views; imports nothing of ours
  *
@@ -44,6 +44,13 @@ module.exports = {
       comment: "Webhook delivery (sign, POST, log) serves the pipeline and the engine, never the other way.",
       from: { path: layer("webhooks") },
       to: { path: "^src/", pathNot: layer("webhooks", "engine", "domain") },
+    },
+    {
+      name: "doctor-below-http",
+      severity: "error",
+      comment: "The webhook doctor builds and signs deliveries and sends them through the webhook transport; the CLI, the control route and the dashboard use it.",
+      from: { path: layer("doctor") },
+      to: { path: "^src/", pathNot: layer("doctor", "webhooks", "domain") },
     },
     {
       name: "scenarios-below-http",

@@ -42,6 +42,8 @@ import { vaPaymentRoutes } from "./sandbox/va-payments.js";
 import { webhookRoutes } from "./sandbox/webhooks.js";
 import { merchantRoutes } from "./sandbox/merchants.js";
 import { checkRoutes } from "./sandbox/checks.js";
+import { doctorRoutes } from "./sandbox/doctor.js";
+import { DoctorDesk } from "./doctor/desk.js";
 import type { Registry } from "./engine/registry.js";
 import type { Tenant } from "./engine/tenant.js";
 import { baseUrl } from "./http/base-url.js";
@@ -176,12 +178,16 @@ export function createApp(options: AppOptions) {
   app.route("/sandbox/v1", outcomeRoutes());
   app.route("/sandbox/v1", clockRoutes(registry, driver));
   app.route("/sandbox/v1", webhookRoutes(dispatcher));
+  // The webhook doctor (issue 15): runs go out through the deliveries' transport, so shared mode's
+  // address checks and a stopping server's cut apply to them too.
+  const doctorDesk = new DoctorDesk(registry.wall);
+  app.route("/sandbox/v1", doctorRoutes({ desk: doctorDesk, transport: dispatcher.transport, shared: options.shared ?? false }));
   app.route("/sandbox/v1", snapshotRoutes(registry, driver, options.shared ?? false));
   app.route("/sandbox/v1", scenarioRoutes(registry, afterChange, options.shared ?? false));
   // Integration checks (issue 15): the report, and the merchant's own view of its credits.
   app.route("/sandbox/v1", checkRoutes());
   app.route("/", checkoutPages({ registry, driver, afterChange }));
-  app.route("/", dashboardRoutes({ registry, driver, trustProxy, publicUrl }));
+  app.route("/", dashboardRoutes({ registry, driver, trustProxy, publicUrl, doctor: doctorDesk }));
   app.route(
     "/",
     docsRoutes(() => {

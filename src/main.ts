@@ -7,6 +7,7 @@ import { readFileSync } from "node:fs";
 import { parseSettings, settingsHelp } from "./config.js";
 import { readScenarioFile } from "./scenarios/load.js";
 import { formatReport, runScenario } from "./cli/run-scenario.js";
+import { doctorCommand } from "./cli/doctor.js";
 import { startServer } from "./server.js";
 
 const USAGE = `merchant-sandbox: a high-fidelity sandbox of the Merchant Payments Service
@@ -16,6 +17,7 @@ Usage: merchant-sandbox start [options]
        merchant-sandbox listen [--port 3001] [--secret S]   (a local webhook receiver)
        merchant-sandbox check [--url U] [--key K] [--secret S] [--json]
                                                             (grade an integration; exit 1 on an error)
+       merchant-sandbox doctor --endpoint URL --secret S    (grade a webhook receiver; exit 1 on a failed case)
 
 Options (flag, environment variable, meaning):
 ${settingsHelp()}
@@ -31,6 +33,7 @@ async function main(argv: string[]): Promise<number | undefined> {
   if (command === "listen") return runListen(rest, help(rest));
   if (command === "run") return runScenarios(rest, help(rest));
   if (command === "check") return runCheck(rest, help(rest));
+  if (command === "doctor") return doctorCommand(rest, process.env, (t) => process.stdout.write(t), (t) => process.stderr.write(t));
   if (command === "--help" || command === "-h" || help(rest)) {
     process.stdout.write(USAGE);
     return 0;

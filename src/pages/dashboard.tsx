@@ -14,14 +14,17 @@ import type { Tenant } from "../engine/tenant.js";
 import { Cards, Events, Ledger, Outcomes, Overview, PaymentLinks, Payouts, VirtualAccounts, Vtu } from "./dashboard-fragments.js";
 import { Page } from "./layout.js";
 import { Checks } from "./dashboard-checks.js";
+import type { DoctorDesk } from "../doctor/desk.js";
+import { WebhookDoctor } from "./dashboard-doctor.js";
 import { baseUrl } from "../http/base-url.js";
 
-const SECTIONS: Array<{ id: string; title: string; render: (t: Tenant, baseUrl: string) => Child }> = [
+const SECTIONS: Array<{ id: string; title: string; render: (t: Tenant, baseUrl: string, doctor: DoctorDesk) => Child }> = [
   { id: "overview", title: "Wallet and clock", render: (t) => <Overview tenant={t} /> },
   { id: "payouts", title: "Payouts", render: (t) => <Payouts tenant={t} /> },
   { id: "links", title: "Payment links", render: (t, base) => <PaymentLinks tenant={t} baseUrl={base} /> },
   { id: "accounts", title: "Virtual accounts", render: (t) => <VirtualAccounts tenant={t} /> },
   { id: "events", title: "Events and webhook deliveries", render: (t) => <Events tenant={t} /> },
+  { id: "doctor", title: "Webhook doctor", render: (t, _base, doctor) => <WebhookDoctor tenant={t} card={doctor.last(t)} running={doctor.isRunning(t)} /> },
   { id: "vtu", title: "VTU purchases", render: (t) => <Vtu tenant={t} /> },
   { id: "cards", title: "Cardholders and cards", render: (t) => <Cards tenant={t} /> },
   { id: "outcomes", title: "Outcome rules", render: (t) => <Outcomes tenant={t} /> },
@@ -66,7 +69,7 @@ function Shell(props: { nonce: string }) {
   );
 }
 
-export function dashboardRoutes(opts: { registry: Registry; driver: ClockDriver; trustProxy: boolean; publicUrl?: string }) {
+export function dashboardRoutes(opts: { registry: Registry; driver: ClockDriver; trustProxy: boolean; publicUrl?: string; doctor: DoctorDesk }) {
   const app = new Hono<AppEnv>();
   app.get("/dashboard", pageSecurityHeaders(), (c) => c.html(<Shell nonce={cspNonce(c)} />));
   app.use("/dashboard/fragments/*", requireMerchant({ registry: opts.registry, trustProxy: opts.trustProxy, accountRules: false }));
@@ -75,7 +78,7 @@ export function dashboardRoutes(opts: { registry: Registry; driver: ClockDriver;
     if (!section) return c.html(<p class="error">Unknown section.</p>, 404);
     const tenant = c.var.tenant;
     await opts.driver.catchUpForRead(tenant);
-    return c.html(<>{section.render(tenant, baseUrl(opts.publicUrl, c.req.url))}</>);
+    return c.html(<>{section.render(tenant, baseUrl(opts.publicUrl, c.req.url), opts.doctor)}</>);
   });
   return app;
 }

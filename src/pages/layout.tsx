@@ -36,7 +36,7 @@ td.row { display:table-cell; } td.row > * { margin:2px 6px 2px 0; }
 table { width:100%; border-collapse:collapse; font-size:.9rem; } th, td { text-align:left; padding:6px 8px; border-bottom:1px solid var(--line); vertical-align:top; }
 code, .mono { font-family: ui-monospace, SFMono-Regular, Menlo, monospace; }
 .scroll-x { overflow-x:auto; } caption { text-align:left; } .gap-top { margin-top:12px; } pre.wrap { white-space:pre-wrap; }
-.w-s { width:90px; } .w-m { width:110px; } .w-l { width:140px; }
+.w-s { width:90px; } .w-m { width:110px; } .w-l { width:140px; } .w-xl { width:min(360px, 100%); }
 `;
 
 /** `nonce`: the response's CSP nonce (cspNonce(c)); the inline style and script run only with it. */

@@ -18,9 +18,21 @@ export interface PostResult {
   response_excerpt: string | null;
 }
 
+/** A GET's answer: the post's fields, and the body as text, read up to the caller's bound. */
+export interface GetResult extends PostResult {
+  body: string | null;
+  /** The answer was longer than the bound: `body` is its start only. */
+  truncated: boolean;
+}
+
 export interface Transport {
   /** Never rejects: every failure is a result with `error` set. */
   post(url: string, headers: Record<string, string>, body: string, timeoutMs: number): Promise<PostResult>;
+  /**
+   * A GET with the same address checks, deadline and slots as a delivery (the webhook doctor reads a
+   * merchant's records view with it); at most `maxBytes` of the answer are read. Never rejects.
+   */
+  get(url: string, headers: Record<string, string>, timeoutMs: number, maxBytes: number): Promise<GetResult>;
   /** Ends every request in flight and every queued one now, each with an error result. */
   abortAll(reason?: string): void;
   /** Requests in flight plus those waiting for a slot. */
@@ -102,29 +114,42 @@ export function createTransport(options: TransportOptions): Transport {
     while (running.size < maxConcurrent && queue.length > 0) queue.shift()!.start();
   }
 
+  function queued(url: string, request: Omit<Request, "target" | "agent" | "lookup">): Promise<Answer> {
+    const target = parseTarget(url);
+    if (typeof target === "string") return Promise.resolve(failed(target, 0));
+    if (options.blockPrivate) {
+      // Node skips `lookup` for an IP literal, so the literal is checked here instead.
+      const host = bareHost(target);
+      if (isPrivateAddress(host)) return Promise.resolve(failed(refusal(host, host), 0));
+    }
+    return new Promise<Answer>((resolve) => {
+      const start = () => {
+        const exchange = send({ ...request, target, agent: agents[target.protocol as "http:" | "https:"], lookup });
+        running.add(exchange);
+        exchange.done.then((result) => {
+          running.delete(exchange);
+          resolve(result);
+          next();
+        });
+      };
+      queue.push({ start, abort: (reason) => resolve(failed(reason, 0)) });
+      next();
+    });
+  }
+
   return {
-    post(url, headers, body, timeoutMs) {
-      const target = parseTarget(url);
-      if (typeof target === "string") return Promise.resolve(failure(target, 0));
-      if (options.blockPrivate) {
-        // Node skips `lookup` for an IP literal, so the literal is checked here instead.
-        const host = bareHost(target);
-        if (isPrivateAddress(host)) return Promise.resolve(failure(refusal(host, host), 0));
-      }
-      return new Promise<PostResult>((resolve) => {
-        const start = () => {
-          const exchange = send(target, headers, body, timeoutMs, agents[target.protocol as "http:" | "https:"], lookup);
-          running.add(exchange);
-          exchange.done.then((result) => {
-            running.delete(exchange);
-            resolve(result);
-            next();
-          });
-        };
-        queue.push({ start, abort: (reason) => resolve(failure(reason, 0)) });
-        next();
-      });
-    },
+    post: (url, headers, body, timeoutMs) =>
+      queued(url, { method: "POST", headers, body, timeoutMs, maxBytes: MAX_BODY_BYTES }).then(({ bytes, ...result }) => ({
+        ...result,
+        response_excerpt: bytes === null ? null : excerpt(bytes),
+      })),
+    get: (url, headers, timeoutMs, maxBytes) =>
+      queued(url, { method: "GET", headers, body: null, timeoutMs, maxBytes }).then(({ bytes, ...result }) => ({
+        ...result,
+        response_excerpt: bytes === null ? null : excerpt(bytes),
+        body: bytes === null ? null : bytes.subarray(0, maxBytes).toString("utf8"),
+        truncated: bytes !== null && bytes.length > maxBytes,
+      })),
     abortAll(reason = "the sandbox is shutting down") {
       const message = `Aborted: ${reason}`;
       for (const waiting of queue.splice(0)) waiting.abort(message);
@@ -134,28 +159,38 @@ export function createTransport(options: TransportOptions): Transport {
   };
 }
 
+/** What one exchange gives back: the answer's first bytes (up to the bound, and a byte more to tell it was longer). */
+interface Answer extends Omit<PostResult, "response_excerpt"> {
+  bytes: Buffer | null;
+}
+
 interface Exchange {
-  done: Promise<PostResult>;
+  done: Promise<Answer>;
   abort(message: string): void;
 }
 
-function send(
-  target: URL,
-  headers: Record<string, string>,
-  body: string,
-  timeoutMs: number,
-  agent: http.Agent,
-  lookup: net.LookupFunction | undefined,
-): Exchange {
+interface Request {
+  method: "POST" | "GET";
+  target: URL;
+  headers: Record<string, string>;
+  body: string | null;
+  timeoutMs: number;
+  /** Stop reading the answer past this many bytes. */
+  maxBytes: number;
+  agent: http.Agent;
+  lookup: net.LookupFunction | undefined;
+}
+
+function send({ method, target, headers, body, timeoutMs, maxBytes, agent, lookup }: Request): Exchange {
   const started = performance.now();
   const outgoing: Record<string, string | number> = {};
   for (const [name, value] of Object.entries(headers)) if (name.toLowerCase() !== "content-length") outgoing[name] = value;
-  outgoing["content-length"] = Buffer.byteLength(body);
+  if (body !== null) outgoing["content-length"] = Buffer.byteLength(body);
 
   let req: http.ClientRequest | undefined;
   let timer: NodeJS.Timeout | undefined;
-  let settle!: (result: Omit<PostResult, "latency_ms">) => void;
-  const done = new Promise<PostResult>((resolve) => {
+  let settle!: (result: Omit<Answer, "latency_ms">) => void;
+  const done = new Promise<Answer>((resolve) => {
     let settled = false;
     settle = (result) => {
       if (settled) return;
@@ -166,17 +201,17 @@ function send(
       resolve({ ...result, latency_ms: Math.round(performance.now() - started) });
     };
   });
-  const fail = (error: string) => settle({ status_code: null, error, response_excerpt: null });
+  const fail = (error: string) => settle({ status_code: null, error, bytes: null });
 
   try {
-    req = (target.protocol === "https:" ? https : http).request(target, { method: "POST", headers: outgoing, agent, lookup }, (res) => {
+    req = (target.protocol === "https:" ? https : http).request(target, { method, headers: outgoing, agent, lookup }, (res) => {
       const chunks: Buffer[] = [];
       let size = 0;
-      const answer = () => settle({ status_code: res.statusCode ?? null, error: null, response_excerpt: excerpt(Buffer.concat(chunks)) });
+      const answer = () => settle({ status_code: res.statusCode ?? null, error: null, bytes: Buffer.concat(chunks) });
       res.on("data", (chunk: Buffer) => {
         chunks.push(chunk);
         size += chunk.length;
-        if (size >= MAX_BODY_BYTES) answer();
+        if (size > maxBytes) answer();
       });
       res.on("end", answer);
       // The receiver answered and then cut its body short: its status still stands.
@@ -189,12 +224,12 @@ function send(
   }
   req.on("error", (err) => fail(describeError(err)));
   timer = setTimeout(() => fail(timeoutError(timeoutMs)), timeoutMs);
-  req.end(body);
+  req.end(body ?? undefined);
   return { done, abort: fail };
 }
 
-function failure(error: string, latency_ms: number): PostResult {
-  return { status_code: null, error, latency_ms, response_excerpt: null };
+function failed(error: string, latency_ms: number): Answer {
+  return { status_code: null, error, latency_ms, bytes: null };
 }
 
 /** The URL, or why it cannot be a webhook target. */

@@ -78,6 +78,8 @@ const OPERATION_IDS: Record<string, string> = {
   "GET /sandbox/v1/checks": "getIntegrationChecks",
   "PUT /sandbox/v1/checks/credits": "reportCreditedTransactions",
   "DELETE /sandbox/v1/checks/credits": "clearCreditedTransactions",
+  // Issue 15: the webhook doctor.
+  "POST /sandbox/v1/webhooks/doctor": "runWebhookDoctor",
 };
 
 it("every operation has its stable camelCase operationId", () => {

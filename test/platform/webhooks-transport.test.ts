@@ -349,3 +349,27 @@ describe("describeUrlProblem", () => {
     else expect(problem).toMatch(expected);
   });
 });
+
+// Issue 15: the webhook doctor reads a merchant's records view with a GET of the same transport.
+describe("get", () => {
+  it("sends a GET with no body and gives the answer's text, read up to the bound", async () => {
+    const server = await serve((_req, res) => res.writeHead(200, { "content-type": "application/json" }).end('{"credited":["TXN_1"]}'));
+    const result = await createTransport({ blockPrivate: false }).get(`${server.url}?transaction_ids=TXN_1`, { accept: "application/json" }, 5_000, 1024);
+    expect(result).toEqual({ status_code: 200, error: null, latency_ms: expect.any(Number), response_excerpt: '{"credited":["TXN_1"]}', body: '{"credited":["TXN_1"]}', truncated: false });
+    expect(server.requests).toMatchObject([{ method: "GET", url: "/hook?transaction_ids=TXN_1", body: "" }]);
+    expect(server.requests[0]!.headers).not.toHaveProperty("content-length");
+  });
+
+  it("stops at the bound and says the answer was longer", async () => {
+    const server = await serve((_req, res) => res.end("x".repeat(10_000)));
+    const result = await createTransport({ blockPrivate: false }).get(server.url, {}, 5_000, 100);
+    expect(result).toMatchObject({ status_code: 200, body: "x".repeat(100), truncated: true });
+  });
+
+  it("refuses private targets in shared mode, as a delivery is refused", async () => {
+    const server = await serve((_req, res) => res.end("should not be reached"));
+    const result = await createTransport({ blockPrivate: true }).get(server.url, {}, 5_000, 100);
+    expect(result).toMatchObject({ status_code: null, body: null, truncated: false, error: expect.stringMatching(/^Refused: 127\.0\.0\.1 is a private/) });
+    expect(server.connections()).toBe(0);
+  });
+});

@@ -253,6 +253,7 @@ function sandboxWith(answer: (post: { url: string }) => PostResult | Error) {
       if (result instanceof Error) throw result;
       return result;
     },
+    get: async () => ({ status_code: null, error: "no GET in this test", latency_ms: 0, response_excerpt: null, body: null, truncated: false }),
     abortAll: () => undefined,
     inflight: () => 0,
   };

@@ -223,6 +223,8 @@ const BASE_BODIES: Record<string, (fx: Fixtures) => unknown> = {
   "POST /sandbox/v1/scenarios": () => ({ name: "fuzz", merchants: { a: { wallet_balance: 10 } }, payment_links: [{ as: "link", amount: 500 }] }),
   // Integration checks (issue 15)
   "PUT /sandbox/v1/checks/credits": () => ({ transaction_ids: ["TXN_FUZZ_1", "TXN_FUZZ_1"] }),
+  // Issue 15: the fixtures' merchant has no webhook_url, so the doctor refuses (409) before it sends anything.
+  "POST /sandbox/v1/webhooks/doctor": () => ({ records_url: "https://shop.example.com/credited" }),
 };
 
 /** Other valid bodies, for fields the base bodies leave out. */

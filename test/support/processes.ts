@@ -16,8 +16,16 @@ export interface StartedServer {
   kill(): Promise<void>;
 }
 
-/** Spawns `command args` and resolves once it prints "listening on http://..." and `ready` (if given). */
-export function startServerProcess(command: string, args: string[], opts: { cwd: string; env?: NodeJS.ProcessEnv; ready?: string; timeoutMs?: number }): Promise<StartedServer> {
+/**
+ * Spawns `command args` and resolves once it prints "listening on http://..." and `ready` (if given).
+ * `listening` replaces that pattern (its first group is the URL), for servers that say it otherwise
+ * (`php -S` prints "Development Server (http://...) started"); stderr counts as much as stdout.
+ */
+export function startServerProcess(
+  command: string,
+  args: string[],
+  opts: { cwd: string; env?: NodeJS.ProcessEnv; ready?: string; timeoutMs?: number; listening?: RegExp },
+): Promise<StartedServer> {
   const child: ChildProcess = spawn(command, args, { cwd: opts.cwd, env: { ...process.env, ...opts.env }, stdio: ["ignore", "pipe", "pipe"], detached: true });
   let out = "";
   const ended = () => child.exitCode !== null || child.signalCode !== null;
@@ -46,14 +54,14 @@ export function startServerProcess(command: string, args: string[], opts: { cwd:
       reject(new Error(`no "listening on" within ${opts.timeoutMs ?? 30_000} ms:\n${out}`));
     }, opts.timeoutMs ?? 30_000);
     const check = () => {
-      const m = /listening on (http:\/\/\S+)/.exec(out);
+      const m = (opts.listening ?? /listening on (http:\/\/\S+)/).exec(out);
       if (m && (!opts.ready || out.includes(opts.ready))) {
         clearTimeout(timer);
         resolve({ url: m[1]!, output: () => out, stop, kill });
       }
     };
     child.stdout!.on("data", (d: Buffer) => ((out += d.toString()), check()));
-    child.stderr!.on("data", (d: Buffer) => (out += d.toString()));
+    child.stderr!.on("data", (d: Buffer) => ((out += d.toString()), check()));
     child.once("exit", (code) => {
       clearTimeout(timer);
       reject(new Error(`exited ${code} before listening:\n${out}`));
