@@ -10,8 +10,13 @@
  *   that came due first).
  *
  * The secret is never kept and the key is masked; bodies are cut at LOGGED_BODY_BYTES.
+ *
+ * The log must cost the API little (README "Benchmarks": at most 10% of its throughput), so the capture
+ * reads nothing twice: the answer's JSON is kept as `c.json` makes it (reading it back from the response
+ * means cloning it, which makes the node adapter stream the body: that alone cost two thirds of a GET's
+ * throughput), the request body is the text the validator already read, the headers are the socket's raw
+ * list, and the context's variables are read with `c.get` (`c.var` copies them all on every read).
  */
-import type { IncomingHttpHeaders } from "node:http";
 import type { Context, MiddlewareHandler } from "hono";
 import { keepBody, maskKey, touchedObjects, type LoggedRequest } from "../domain/request-log.js";
 import type { AppEnv } from "./env.js";
@@ -22,26 +27,34 @@ const MAX_HEADERS = 30;
 const MAX_HEADER_VALUE = 500;
 const SECRET_HEADERS = new Set(["x-api-secret", "authorization", "cookie", "proxy-authorization"]);
 
-/** The request's headers as logged: names lower-cased, secrets replaced, the key masked, bounded. */
+/** One header as logged: secrets replaced, the key masked, long values cut. */
+function loggedValue(name: string, value: string): string {
+  if (SECRET_HEADERS.has(name)) return "[not logged]";
+  if (name === "x-api-key") return maskKey(value);
+  return value.length > MAX_HEADER_VALUE ? `${value.slice(0, MAX_HEADER_VALUE)}…` : value;
+}
+
+/** The request's headers as logged: names lower-cased, at most MAX_HEADERS of them, a repeated one joined with ", ". */
 function loggedHeaders(c: Context<AppEnv>): Record<string, string> {
-  // The node adapter's own parse when there is one: reading c.req.raw.headers would build a Headers object.
-  const incoming: IncomingHttpHeaders | undefined = c.env?.incoming?.headers;
-  const pairs: Array<[string, string]> = incoming
-    ? Object.entries(incoming).map(([k, v]) => [k, Array.isArray(v) ? v.join(", ") : (v ?? "")])
-    : [...c.req.raw.headers.entries()];
   const out: Record<string, string> = {};
-  for (const [name, value] of pairs.slice(0, MAX_HEADERS)) {
-    const key = name.toLowerCase();
-    if (SECRET_HEADERS.has(key)) out[key] = "[not logged]";
-    else if (key === "x-api-key") out[key] = maskKey(value);
-    else out[key] = value.length > MAX_HEADER_VALUE ? `${value.slice(0, MAX_HEADER_VALUE)}…` : value;
-  }
+  let count = 0;
+  const add = (rawName: string, value: string) => {
+    const name = rawName.toLowerCase();
+    if (name in out) out[name] = loggedValue(name, `${out[name]}, ${value}`);
+    else if (count++ < MAX_HEADERS) out[name] = loggedValue(name, value);
+  };
+  // The socket's own list when there is one: `incoming.headers` and `c.req.raw.headers` would each build an object.
+  const raw = c.env?.incoming?.rawHeaders;
+  if (raw) for (let i = 0; i + 1 < raw.length; i += 2) add(raw[i]!, raw[i + 1]!);
+  else for (const [name, value] of c.req.raw.headers) add(name, value);
   return out;
 }
 
-/** The request body as text, when it is small enough to have been read (never a body refused for its size). */
-async function requestText(c: Context<AppEnv>, status: number | null): Promise<string | null> {
-  if (c.req.method === "GET" || c.req.method === "HEAD" || status === 413) return null;
+/** Whether the request's body can be shown: sent, and small enough to have been read (never a body refused for its size). */
+const hasBody = (c: Context<AppEnv>, status: number | null) => c.req.method !== "GET" && c.req.method !== "HEAD" && status !== 413;
+
+/** The request body as text (the validator's read, cached: no second read of the stream). */
+async function requestText(c: Context<AppEnv>): Promise<string | null> {
   try {
     const text = await c.req.text();
     return text === "" ? null : text;
@@ -50,7 +63,14 @@ async function requestText(c: Context<AppEnv>, status: number | null): Promise<s
   }
 }
 
-async function responseText(res: Response | undefined): Promise<string | null> {
+/** What the answer's JSON was, as `c.json` made it. */
+interface Sent {
+  object: unknown;
+  text: string;
+}
+
+/** An answer not made by `c.json` (rare): its text, read from a copy, when it is JSON. */
+async function otherText(res: Response | undefined): Promise<string | null> {
   if (!res || !(res.headers.get("content-type") ?? "").includes("json")) return null;
   try {
     return await res.clone().text();
@@ -72,6 +92,16 @@ export const logRequests = (opts: { wall: () => number; operationOf: OperationOf
   async function logRequests(c, next) {
     const started = performance.now();
     const wallAt = opts.wall();
+    let sent: Sent | undefined;
+    let first: unknown;
+    // Every JSON answer (the handler's, the error envelope's, a fault's replacement) goes through c.json;
+    // the last one made is the one sent. Made here as hono makes it: the text once, typed as JSON.
+    c.json = ((object: unknown, arg?: number | ResponseInit, headers?: Record<string, string | string[]>) => {
+      const text = JSON.stringify(object);
+      if (!sent) first = object;
+      sent = { object, text };
+      return c.body(text, arg as never, { "Content-Type": "application/json", ...headers });
+    }) as unknown as typeof c.json;
     let reset = false;
     try {
       await next();
@@ -80,29 +110,40 @@ export const logRequests = (opts: { wall: () => number; operationOf: OperationOf
       reset = true;
       throw err;
     } finally {
-      const tenant = c.var.tenant;
+      const tenant = c.get("tenant");
       if (tenant?.requestLog.enabled) {
         // Recorded before the answer leaves, so a client that reads the log next finds its request there.
         // The bodies are already in memory: this waits on no I/O.
-        await record(c, { reset, started, wallAt, operation: opts.operationOf(c) ?? null }).catch(() => undefined);
+        try {
+          const status = reset ? null : c.res.status;
+          const requestBody = hasBody(c, status) ? await requestText(c) : null;
+          if (!reset && !sent) {
+            const other = await otherText(c.res);
+            if (other !== null) sent = { object: parsed(other), text: other };
+          }
+          record(c, { reset, started, wallAt, operation: opts.operationOf(c) ?? null, requestBody, sent, first });
+        } catch {
+          // The log never costs a request its answer.
+        }
       }
     }
   };
 
-async function record(c: Context<AppEnv>, m: { reset: boolean; started: number; wallAt: number; operation: string | null }): Promise<void> {
-  const tenant = c.var.tenant;
-  const res = m.reset ? undefined : c.res;
-  const status = res?.status ?? null;
-  const latency_ms = Math.round((performance.now() - m.started) * 10) / 10;
-  const [reqText, resText] = await Promise.all([requestText(c, status), responseText(res)]);
-  const answer = parsed(resText);
-  const request = keepBody(reqText);
-  const response = keepBody(resText);
-  const mark = c.var.logMark;
+function record(
+  c: Context<AppEnv>,
+  m: { reset: boolean; started: number; wallAt: number; operation: string | null; requestBody: string | null; sent: Sent | undefined; first: unknown },
+): void {
+  const tenant = c.get("tenant");
+  const status = m.reset ? null : c.res.status;
+  const answer = m.reset ? null : (m.sent?.object ?? null);
+  const request = keepBody(m.requestBody);
+  const response = keepBody(m.reset ? null : (m.sent?.text ?? null));
+  const mark = c.get("logMark");
   const url = c.req.url;
   const q = url.indexOf("?");
+  const errorCode = answer !== null && typeof answer === "object" ? (answer as { error_code?: unknown }).error_code : undefined;
   const entry: Omit<LoggedRequest, "seq"> = {
-    request_id: c.var.requestId ?? "",
+    request_id: c.get("requestId") ?? "",
     method: c.req.method,
     path: c.req.path,
     query: q === -1 ? "" : url.slice(q + 1),
@@ -111,23 +152,34 @@ async function record(c: Context<AppEnv>, m: { reset: boolean; started: number; 
     request_body: request.body,
     request_body_truncated: request.truncated,
     status,
-    error_code: answer !== null && typeof answer === "object" && typeof (answer as { error_code?: unknown }).error_code === "string" ? (answer as { error_code: string }).error_code : null,
+    error_code: typeof errorCode === "string" ? errorCode : null,
     response_body: response.body,
     response_body_truncated: response.truncated,
-    latency_ms,
-    client_ip: c.var.clientIp ?? "",
+    latency_ms: Math.round((performance.now() - m.started) * 10) / 10,
+    client_ip: c.get("clientIp") ?? "",
     at: mark?.at ?? tenant.clock.now(),
     wall_at: m.wallAt,
-    delivery: m.reset ? "connection_reset" : c.var.responseFault?.outcome === "slow_response" ? "slow_response" : "answered",
-    objects: status !== null && status < 300 ? touchedObjects(m.operation, c.req.param() as Record<string, string>, answer) : [],
+    delivery: m.reset ? "connection_reset" : c.get("responseFault")?.outcome === "slow_response" ? "slow_response" : "answered",
+    objects: touched(c, m, status, answer),
     events: mark?.events ?? [],
   };
   tenant.requestLog.add(entry);
 }
 
+/**
+ * What the request created, read or changed. A refusal touched nothing; but an answer spoiled on purpose
+ * after its change was made (reset, 500, 504: an outcome rule `response`) hides a real change, which the
+ * handler's own answer names: the log shows it, as the merchant's code should have assumed.
+ */
+function touched(c: Context<AppEnv>, m: { reset: boolean; operation: string | null; first: unknown }, status: number | null, answer: unknown) {
+  const spoiled = c.get("responseFault") !== undefined;
+  if (!spoiled && (status === null || status >= 300)) return [];
+  return touchedObjects(m.operation, c.req.param() as Record<string, string>, spoiled ? m.first : answer);
+}
+
 /** Inside the catch-up: when the handler ran on the merchant's clock, and which events it caused. */
 export const markRequest: MiddlewareHandler<AppEnv> = async function markRequest(c, next) {
-  const tenant = c.var.tenant;
+  const tenant = c.get("tenant");
   if (!tenant?.requestLog.enabled) return next();
   const before = tenant.state.outbox.length;
   const mark = { at: tenant.clock.now(), events: [] as string[] };
