@@ -41,6 +41,7 @@ import { snapshotRoutes } from "./sandbox/snapshot.js";
 import { vaPaymentRoutes } from "./sandbox/va-payments.js";
 import { webhookRoutes } from "./sandbox/webhooks.js";
 import { merchantRoutes } from "./sandbox/merchants.js";
+import { requestLogRoutes } from "./sandbox/requests.js";
 import type { Registry } from "./engine/registry.js";
 import type { Tenant } from "./engine/tenant.js";
 import { baseUrl } from "./http/base-url.js";
@@ -177,6 +178,8 @@ export function createApp(options: AppOptions) {
   app.route("/sandbox/v1", webhookRoutes(dispatcher));
   app.route("/sandbox/v1", snapshotRoutes(registry, driver, options.shared ?? false));
   app.route("/sandbox/v1", scenarioRoutes(registry, afterChange, options.shared ?? false));
+  // Issue 15: the request log's control routes.
+  app.route("/sandbox/v1", requestLogRoutes());
   app.route("/", checkoutPages({ registry, driver, afterChange }));
   app.route("/", dashboardRoutes({ registry, driver, trustProxy, publicUrl }));
   app.route(

@@ -74,6 +74,10 @@ const OPERATION_IDS: Record<string, string> = {
   "GET /sandbox/v1/snapshot": "exportSnapshot",
   "PUT /sandbox/v1/snapshot": "importSnapshot",
   "POST /sandbox/v1/scenarios": "loadScenario",
+  // Issue 15: the request log.
+  "GET /sandbox/v1/requests": "listRequests",
+  "DELETE /sandbox/v1/requests": "clearRequests",
+  "GET /sandbox/v1/requests/{seq}": "getRequest",
 };
 
 it("every operation has its stable camelCase operationId", () => {
