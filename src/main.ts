@@ -6,6 +6,7 @@ import { readFileSync } from "node:fs";
 import { parseSettings, settingsHelp } from "./config.js";
 import { readScenarioFile } from "./scenarios/load.js";
 import { formatReport, runScenario } from "./cli/run-scenario.js";
+import { LOGS_USAGE, logs, parseLogsArgs } from "./cli/logs.js";
 import { startServer } from "./server.js";
 
 const USAGE = `merchant-sandbox: a high-fidelity sandbox of the Merchant Payments Service
@@ -13,6 +14,7 @@ const USAGE = `merchant-sandbox: a high-fidelity sandbox of the Merchant Payment
 Usage: merchant-sandbox start [options]
        merchant-sandbox run FILE...                         (run scenario steps; exit 1 on failure)
        merchant-sandbox listen [--port 3001] [--secret S]   (a local webhook receiver)
+       merchant-sandbox logs [--follow] [--json]            (a merchant's request log; --key, --secret, --url)
 
 Options (flag, environment variable, meaning):
 ${settingsHelp()}
@@ -27,6 +29,7 @@ async function main(argv: string[]): Promise<number | undefined> {
   const help = (args: string[]) => args.includes("--help") || args.includes("-h");
   if (command === "listen") return runListen(rest, help(rest));
   if (command === "run") return runScenarios(rest, help(rest));
+  if (command === "logs") return runLogs(rest, help(rest));
   if (command === "--help" || command === "-h" || help(rest)) {
     process.stdout.write(USAGE);
     return 0;
@@ -103,6 +106,33 @@ async function runListen(argv: string[], help: boolean): Promise<number | undefi
   process.once("SIGINT", stop);
   process.once("SIGTERM", stop);
   return undefined;
+}
+
+// Issue 15: the request log from the command line.
+async function runLogs(argv: string[], help: boolean): Promise<number> {
+  if (help) {
+    process.stdout.write(LOGS_USAGE);
+    return 0;
+  }
+  const parsed = parseLogsArgs(argv, process.env);
+  if ("error" in parsed) {
+    process.stderr.write(`merchant-sandbox logs: ${parsed.error}\n\n${LOGS_USAGE}`);
+    return 2;
+  }
+  const stop = new AbortController();
+  const end = () => stop.abort();
+  process.once("SIGINT", end);
+  process.once("SIGTERM", end);
+  try {
+    return await logs(parsed.options, {
+      out: (line) => process.stdout.write(line + "\n"),
+      err: (line) => process.stderr.write(line + "\n"),
+      signal: stop.signal,
+    });
+  } finally {
+    process.off("SIGINT", end);
+    process.off("SIGTERM", end);
+  }
 }
 
 main(process.argv.slice(2)).then(
