@@ -7,6 +7,12 @@ import { iso } from "./context.js";
 import { newestFirst, paginate, type Page, type Paging } from "./lists.js";
 import type { LoggedRequest, RequestLog, TouchedObject } from "./request-log.js";
 import type { TenantState } from "./state.js";
+import { cardholderView, cardTransactionView, cardView } from "./cards.js";
+import { checkoutView } from "./checkout.js";
+import { payoutStatusView } from "./payouts.js";
+import { vaPaymentView } from "./va-payments.js";
+import { virtualAccountView } from "./virtual-accounts.js";
+import { vtuRecordView } from "./vtu.js";
 
 /** Filters of GET /sandbox/v1/requests; each given one must hold. Times are ms on the merchant's clock, both ends included. */
 export interface RequestFilter {
@@ -69,33 +75,59 @@ export const requestSummaryView = (e: LoggedRequest) => ({
 
 const q = encodeURIComponent;
 
-/** Where a touched object can be read now: the /api/v1 URL that shows it (the control API's where the API has none), or null once it is gone (a reset). */
-function objectUrl(state: TenantState, o: TouchedObject): string | null {
+/** A touched object found in the state: the URL that shows it, and its record as that URL's view shows it. */
+interface Located {
+  url: string;
+  record: (now: number) => unknown;
+}
+
+/** Where a touched object can be read now: the /api/v1 URL that shows it (the control API's where the API has none); undefined once it is gone (a reset). */
+function locate(state: TenantState, o: TouchedObject): Located | undefined {
   const n = Number(o.id);
   switch (o.kind) {
-    case "payout":
-      return state.payouts.has(o.id) ? `/api/v1/payout/status?reference=${q(o.id)}` : null;
-    case "virtual_account":
-      return state.virtualAccounts.has(o.id) ? `/api/v1/virtual-account/${q(o.id)}` : null;
-    case "va_payment":
-      // The API looks payments up by narration, which is not unique: the control list finds one by its key.
-      return state.vaPayments.has(o.id) ? `/sandbox/v1/virtual-accounts/payments?transaction_id=${q(o.id)}` : null;
-    case "checkout":
-      return state.checkouts.has(o.id) ? `/api/v1/checkout/status?reference=${q(o.id)}` : null;
-    case "vtu": {
-      for (const v of state.vtu.values()) if (v.transaction_id === o.id) return `/api/v1/vtu/transaction/status?reference=${q(v.reference)}`;
-      return null;
+    case "payout": {
+      const p = state.payouts.get(o.id);
+      return p && { url: `/api/v1/payout/status?reference=${q(o.id)}`, record: () => payoutStatusView(p) };
     }
-    case "cardholder":
-      return state.cardholders.has(n) ? `/api/v1/virtual-cards/cardholders/${n}` : null;
-    case "card":
-      return state.cards.has(n) ? `/api/v1/virtual-cards/${n}` : null;
+    case "virtual_account": {
+      const a = state.virtualAccounts.get(o.id);
+      return a && { url: `/api/v1/virtual-account/${q(o.id)}`, record: () => virtualAccountView(a) };
+    }
+    case "va_payment": {
+      // The API looks payments up by narration, which is not unique: the control list finds one by its key.
+      const p = state.vaPayments.get(o.id);
+      return p && { url: `/sandbox/v1/virtual-accounts/payments?transaction_id=${q(o.id)}`, record: () => vaPaymentView(p) };
+    }
+    case "checkout": {
+      const c = state.checkouts.get(o.id);
+      return c && { url: `/api/v1/checkout/status?reference=${q(o.id)}`, record: (now) => checkoutView(c, now) };
+    }
+    case "vtu": {
+      for (const v of state.vtu.values()) {
+        if (v.transaction_id === o.id) return { url: `/api/v1/vtu/transaction/status?reference=${q(v.reference)}`, record: () => vtuRecordView(v) };
+      }
+      return undefined;
+    }
+    case "cardholder": {
+      const h = state.cardholders.get(n);
+      return h && { url: `/api/v1/virtual-cards/cardholders/${n}`, record: () => cardholderView(h) };
+    }
+    case "card": {
+      const c = state.cards.get(n);
+      return c && { url: `/api/v1/virtual-cards/${n}`, record: () => cardView(c) };
+    }
     case "card_transaction": {
-      for (const [cardId, txns] of state.cardTransactions) if (txns.some((t) => t.transaction_id === o.id)) return `/api/v1/virtual-cards/${cardId}/transactions`;
-      return null;
+      for (const [cardId, txns] of state.cardTransactions) {
+        const t = txns.find((x) => x.transaction_id === o.id);
+        if (t) return { url: `/api/v1/virtual-cards/${cardId}/transactions`, record: () => cardTransactionView(t) };
+      }
+      return undefined;
     }
   }
 }
+
+/** A touched object's record as it is now (`now`: the merchant's clock), as the view its URL uses shows it; null once it is gone. Reads only. */
+export const touchedRecord = (state: TenantState, o: TouchedObject, now: number): unknown => locate(state, o)?.record(now) ?? null;
 
 /** A request whole: its headers and bodies as kept, and links to the objects it touched and the events it caused. */
 export const requestView = (e: LoggedRequest, state: TenantState) => {
@@ -110,7 +142,7 @@ export const requestView = (e: LoggedRequest, state: TenantState) => {
     objects,
     events,
     links: {
-      objects: objects.map((o) => ({ ...o, url: objectUrl(state, o) })),
+      objects: objects.map((o) => ({ ...o, url: locate(state, o)?.url ?? null })),
       events: events.map((id) => {
         const event = state.events.get(id);
         return { id, type: event?.type ?? null, status: event?.status ?? null, deliveries_url: `/sandbox/v1/webhook-deliveries?event_id=${q(id)}` };

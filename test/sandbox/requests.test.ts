@@ -334,3 +334,35 @@ describe("bounds", () => {
     expect(body.message).toContain("--request-log 0");
   });
 });
+
+describe("the dashboard's Logs view (its fragments)", () => {
+  it("lists the requests and opens one with its headers, bodies and links; the secret never appears; keys are needed", async () => {
+    const h = harness();
+    const c = client(await h.merchant({ wallet_balance: 1_000_000 }));
+    expect((await c.payout({ reference: "dash-1" })).status).toBe(201);
+    expectInvalid(await c.payout({ amount: 1.005 }), ["amount"]);
+    const list = await c.call("GET", "/dashboard/fragments/logs");
+    expect(list.status).toBe(200);
+    expect(list.body).toContain('data-request-row="2"');
+    expect(list.body).toContain("VALIDATION_ERROR");
+    expect(list.body).toContain('data-request="1"');
+
+    const one = await c.call("GET", "/dashboard/fragments/logs/1");
+    expect(one.status).toBe(200);
+    expect(one.body).toContain("createPayout");
+    expect(one.body).toContain('data-header="x-api-secret">[not logged]');
+    expect(one.body).toContain("GET /api/v1/payout/status?reference=dash-1");
+    expect(one.body).toContain("&quot;status&quot;: &quot;processing&quot;"); // the payout as it is now
+    expect(one.body).toContain("&quot;reference&quot;: &quot;dash-1&quot;"); // the bodies, indented, escaped
+    for (const fragment of [list.body, one.body]) expect(fragment).not.toContain(c.merchant.apiSecret);
+
+    expect((await c.call("GET", "/dashboard/fragments/logs/99")).body).toContain("no longer in the log");
+    expect((await c.call("GET", "/dashboard/fragments/logs/abc")).status).toBe(404);
+    expect((await h.call("GET", "/dashboard/fragments/logs/1")).status).toBe(401);
+  });
+
+  it("says when the log is off", async () => {
+    const c = client(await harness({ requestLogSize: 0 }).merchant());
+    expect((await c.call("GET", "/dashboard/fragments/logs")).body).toContain("--request-log 0");
+  });
+});
