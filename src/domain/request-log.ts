@@ -174,11 +174,13 @@ const TOUCHES: Record<string, ReadonlyArray<readonly [TouchedObject["kind"], str
 /**
  * The objects a request touched, read from its answer and its path parameters (`id` is a card's):
  * the identifiers the spec's records carry, at the top level and in `data` (one object or a list of
- * at most 100), never deeper.
+ * at most 100), never deeper. `params` may be given as a function: it is called only for an operation
+ * that touches something (reading a route's parameters costs the capture on every request).
  */
-export function touchedObjects(operation: string | null, params: Record<string, string>, response: unknown): TouchedObject[] {
+export function touchedObjects(operation: string | null, params: Record<string, string> | (() => Record<string, string>), response: unknown): TouchedObject[] {
   const fields = operation ? TOUCHES[operation] : undefined;
   if (!fields) return [];
+  if (typeof params === "function") params = params();
   const found = new Map<string, TouchedObject>();
   const read = (r: unknown) => {
     if (r === null || typeof r !== "object" || Array.isArray(r)) return;

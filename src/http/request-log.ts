@@ -18,7 +18,7 @@
  * list, and the context's variables are read with `c.get` (`c.var` copies them all on every read).
  */
 import type { Context, MiddlewareHandler } from "hono";
-import { keepBody, maskKey, touchedObjects, type LoggedRequest } from "../domain/request-log.js";
+import { keepBody, maskKey, touchedObjects, type LoggedRequest, type TouchedObject } from "../domain/request-log.js";
 import type { AppEnv } from "./env.js";
 import { ConnectionReset } from "./errors.js";
 import type { OperationOf } from "./response-faults.js";
@@ -26,6 +26,10 @@ import type { OperationOf } from "./response-faults.js";
 const MAX_HEADERS = 30;
 const MAX_HEADER_VALUE = 500;
 const SECRET_HEADERS = new Set(["x-api-secret", "authorization", "cookie", "proxy-authorization"]);
+
+// Most requests touch nothing and cause no event: they share these (frozen: no entry can change another's).
+const NO_OBJECTS = Object.freeze([]) as unknown as TouchedObject[];
+const NO_EVENTS = Object.freeze([]) as unknown as string[];
 
 /** One header as logged: secrets replaced, the key masked, long values cut. */
 function loggedValue(name: string, value: string): string {
@@ -36,17 +40,16 @@ function loggedValue(name: string, value: string): string {
 
 /** The request's headers as logged: names lower-cased, at most MAX_HEADERS of them, a repeated one joined with ", ". */
 function loggedHeaders(c: Context<AppEnv>): Record<string, string> {
+  // The socket's own list when there is one: `incoming.headers` and `c.req.raw.headers` would each build an object.
+  const raw = c.env?.incoming?.rawHeaders ?? [...c.req.raw.headers].flat();
   const out: Record<string, string> = {};
   let count = 0;
-  const add = (rawName: string, value: string) => {
-    const name = rawName.toLowerCase();
-    if (name in out) out[name] = loggedValue(name, `${out[name]}, ${value}`);
-    else if (count++ < MAX_HEADERS) out[name] = loggedValue(name, value);
-  };
-  // The socket's own list when there is one: `incoming.headers` and `c.req.raw.headers` would each build an object.
-  const raw = c.env?.incoming?.rawHeaders;
-  if (raw) for (let i = 0; i + 1 < raw.length; i += 2) add(raw[i]!, raw[i + 1]!);
-  else for (const [name, value] of c.req.raw.headers) add(name, value);
+  for (let i = 0; i + 1 < raw.length; i += 2) {
+    const name = raw[i]!.toLowerCase();
+    const kept = out[name];
+    if (kept !== undefined) out[name] = loggedValue(name, `${kept}, ${raw[i + 1]!}`);
+    else if (count++ < MAX_HEADERS) out[name] = loggedValue(name, raw[i + 1]!);
+  }
   return out;
 }
 
@@ -138,7 +141,7 @@ function record(
   const answer = m.reset ? null : (m.sent?.object ?? null);
   const request = keepBody(m.requestBody);
   const response = keepBody(m.reset ? null : (m.sent?.text ?? null));
-  const mark = c.get("logMark");
+  const mark = (c as Marked)[MARK];
   const url = c.req.url;
   const q = url.indexOf("?");
   const errorCode = answer !== null && typeof answer === "object" ? (answer as { error_code?: unknown }).error_code : undefined;
@@ -161,7 +164,7 @@ function record(
     wall_at: m.wallAt,
     delivery: m.reset ? "connection_reset" : c.get("responseFault")?.outcome === "slow_response" ? "slow_response" : "answered",
     objects: touched(c, m, status, answer),
-    events: mark?.events ?? [],
+    events: mark?.events ?? NO_EVENTS,
   };
   tenant.requestLog.add(entry);
 }
@@ -173,17 +176,26 @@ function record(
  */
 function touched(c: Context<AppEnv>, m: { reset: boolean; operation: string | null; first: unknown }, status: number | null, answer: unknown) {
   const spoiled = c.get("responseFault") !== undefined;
-  if (!spoiled && (status === null || status >= 300)) return [];
-  return touchedObjects(m.operation, c.req.param() as Record<string, string>, spoiled ? m.first : answer);
+  if (!spoiled && (status === null || status >= 300)) return NO_OBJECTS;
+  const objects = touchedObjects(m.operation, () => c.req.param() as Record<string, string>, spoiled ? m.first : answer);
+  return objects.length === 0 ? NO_OBJECTS : objects;
 }
+
+/**
+ * What `markRequest` saw, kept on the request's context under a symbol of its own rather than in its
+ * variables: every read of `c.var` (the pipeline makes several per request) copies all the variables, so
+ * one more costs each read, and a WeakMap costs more again.
+ */
+const MARK = Symbol("request-log mark");
+type Marked = Context & { [MARK]?: { at: number; events: string[] } };
 
 /** Inside the catch-up: when the handler ran on the merchant's clock, and which events it caused. */
 export const markRequest: MiddlewareHandler<AppEnv> = async function markRequest(c, next) {
   const tenant = c.get("tenant");
   if (!tenant?.requestLog.enabled) return next();
   const before = tenant.state.outbox.length;
-  const mark = { at: tenant.clock.now(), events: [] as string[] };
-  c.set("logMark", mark);
+  const mark = { at: tenant.clock.now(), events: NO_EVENTS };
+  (c as Marked)[MARK] = mark;
   await next();
-  mark.events = tenant.state.outbox.slice(before);
+  if (tenant.state.outbox.length > before) mark.events = tenant.state.outbox.slice(before);
 };
