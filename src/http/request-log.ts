@@ -31,6 +31,14 @@ const SECRET_HEADERS = new Set(["x-api-secret", "authorization", "cookie", "prox
 const NO_OBJECTS = Object.freeze([]) as unknown as TouchedObject[];
 const NO_EVENTS = Object.freeze([]) as unknown as string[];
 
+/**
+ * What `markRequest` saw, kept on the request's context under a symbol of its own rather than in its
+ * variables: every read of `c.var` (the pipeline makes several per request) copies all the variables, so
+ * one more costs each read, and a WeakMap costs more again.
+ */
+const MARK = Symbol("request-log mark");
+type Marked = Context & { [MARK]?: { at: number; events: string[] } };
+
 /** One header as logged: secrets replaced, the key masked, long values cut. */
 function loggedValue(name: string, value: string): string {
   if (SECRET_HEADERS.has(name)) return "[not logged]";
@@ -163,7 +171,7 @@ function record(
     at: mark?.at ?? tenant.clock.now(),
     wall_at: m.wallAt,
     delivery: m.reset ? "connection_reset" : c.get("responseFault")?.outcome === "slow_response" ? "slow_response" : "answered",
-    objects: touched(c, m, status, answer),
+    objects: touched(c, m.operation, status, m.first, answer),
     events: mark?.events ?? NO_EVENTS,
   };
   tenant.requestLog.add(entry);
@@ -174,20 +182,12 @@ function record(
  * after its change was made (reset, 500, 504: an outcome rule `response`) hides a real change, which the
  * handler's own answer names: the log shows it, as the merchant's code should have assumed.
  */
-function touched(c: Context<AppEnv>, m: { reset: boolean; operation: string | null; first: unknown }, status: number | null, answer: unknown) {
+function touched(c: Context<AppEnv>, operation: string | null, status: number | null, handlerAnswer: unknown, answer: unknown) {
   const spoiled = c.get("responseFault") !== undefined;
   if (!spoiled && (status === null || status >= 300)) return NO_OBJECTS;
-  const objects = touchedObjects(m.operation, () => c.req.param() as Record<string, string>, spoiled ? m.first : answer);
+  const objects = touchedObjects(operation, () => c.req.param() as Record<string, string>, spoiled ? handlerAnswer : answer);
   return objects.length === 0 ? NO_OBJECTS : objects;
 }
-
-/**
- * What `markRequest` saw, kept on the request's context under a symbol of its own rather than in its
- * variables: every read of `c.var` (the pipeline makes several per request) copies all the variables, so
- * one more costs each read, and a WeakMap costs more again.
- */
-const MARK = Symbol("request-log mark");
-type Marked = Context & { [MARK]?: { at: number; events: string[] } };
 
 /** Inside the catch-up: when the handler ran on the merchant's clock, and which events it caused. */
 export const markRequest: MiddlewareHandler<AppEnv> = async function markRequest(c, next) {
