@@ -80,6 +80,10 @@ export function createApp(options: AppOptions) {
 
   app.use("*", requestId());
   app.use("*", securityHeaders()); // nosniff and a deny-all CSP; page routes set their own CSP
+  const operationOf = operationLookup(() => app.openAPIRegistry.definitions);
+  // Outermost for the API: the log records the final answer (after a fault), the whole latency, and the
+  // refusals of the body limit below.
+  app.use("/api/v1/*", logRequests({ registry, trustProxy, operationOf }));
   // Body size: from Content-Length when there is one (reading c.req.raw.body, as hono's bodyLimit
   // does, makes the node adapter build a full Request on every call: a fifth of a POST's cost);
   // hono's streaming bodyLimit only for chunked bodies, which have no length up front.
@@ -110,9 +114,6 @@ export function createApp(options: AppOptions) {
     if (c.req.method === "GET" || c.req.method === "HEAD") return next();
     return c.req.path === "/sandbox/v1/snapshot" ? snapshotLimit(c, next) : defaultLimit(c, next);
   });
-  const operationOf = operationLookup(() => app.openAPIRegistry.definitions);
-  // Outermost for the API: the log records the final answer (after a fault) and the whole latency.
-  app.use("/api/v1/*", logRequests({ wall: registry.wall, operationOf }));
   app.use("/api/v1/*", jsonOnly(), jsonDepth());
   app.use("/api/v1/*", requireMerchant({ registry, trustProxy, accountRules: true }));
   // Outside the save below: an answer is held back, cut or replaced only once its change is saved.

@@ -4,7 +4,8 @@
  *
  * - `logRequests` is the outermost: it times the request, and once the answer is final (a fault
  *   applied, or the connection reset on purpose) records it, with its bodies, for the merchant the
- *   credentials proved. A request refused for its credentials proves no merchant and is not logged.
+ *   credentials proved, even when it was refused before they were checked (a body too large, not JSON).
+ *   A request refused for its credentials proves no merchant and is not logged.
  * - `markRequest` sits inside the clock's catch-up, right around the handler: the merchant-clock time
  *   the request was served at, and the webhook events the handler itself caused (not those of timers
  *   that came due first).
@@ -19,6 +20,10 @@
  */
 import type { Context, MiddlewareHandler } from "hono";
 import { keepBody, maskKey, touchedObjects, type LoggedRequest, type TouchedObject } from "../domain/request-log.js";
+import type { Registry } from "../engine/registry.js";
+import type { Tenant } from "../engine/tenant.js";
+import { merchantOf } from "./auth.js";
+import { resolveClientIp } from "./client-ip.js";
 import type { AppEnv } from "./env.js";
 import { ConnectionReset } from "./errors.js";
 import type { OperationOf } from "./response-faults.js";
@@ -99,10 +104,22 @@ function parsed(text: string | null): unknown {
   }
 }
 
-export const logRequests = (opts: { wall: () => number; operationOf: OperationOf }): MiddlewareHandler<AppEnv> =>
+/**
+ * The merchant of a request refused before its credentials were checked (a body too large or not JSON):
+ * a mistake of the merchant's integration, logged for it when the key and secret are its own. A request
+ * whose credentials failed (401) proves no merchant.
+ */
+function refusedMerchant(c: Context<AppEnv>, registry: Registry, status: number | null): Tenant | undefined {
+  if (status === 401) return undefined;
+  const apiKey = c.req.header("x-api-key");
+  const apiSecret = c.req.header("x-api-secret");
+  return apiKey && apiSecret ? merchantOf(registry, apiKey, apiSecret) : undefined;
+}
+
+export const logRequests = (opts: { registry: Registry; trustProxy: boolean; operationOf: OperationOf }): MiddlewareHandler<AppEnv> =>
   async function logRequests(c, next) {
     const started = performance.now();
-    const wallAt = opts.wall();
+    const wallAt = opts.registry.wall();
     let sent: Sent | undefined;
     let first: unknown;
     // Every JSON answer (the handler's, the error envelope's, a fault's replacement) goes through c.json;
@@ -121,18 +138,19 @@ export const logRequests = (opts: { wall: () => number; operationOf: OperationOf
       reset = true;
       throw err;
     } finally {
-      const tenant = c.get("tenant");
+      const status = reset ? null : c.res.status;
+      const tenant = c.get("tenant") ?? refusedMerchant(c, opts.registry, status);
       if (tenant?.requestLog.enabled) {
         // Recorded before the answer leaves, so a client that reads the log next finds its request there.
         // The bodies are already in memory: this waits on no I/O.
         try {
-          const status = reset ? null : c.res.status;
           const requestBody = hasBody(c, status) ? await requestText(c) : null;
           if (!reset && !sent) {
             const other = await otherText(c.res);
             if (other !== null) sent = { object: parsed(other), text: other };
           }
-          record(c, { reset, started, wallAt, operation: opts.operationOf(c) ?? null, requestBody, sent, first });
+          const clientIp = c.get("clientIp") ?? resolveClientIp(c, opts.trustProxy);
+          record(c, tenant, { reset, status, started, wallAt, clientIp, operation: opts.operationOf(c) ?? null, requestBody, sent, first });
         } catch {
           // The log never costs a request its answer.
         }
@@ -142,10 +160,20 @@ export const logRequests = (opts: { wall: () => number; operationOf: OperationOf
 
 function record(
   c: Context<AppEnv>,
-  m: { reset: boolean; started: number; wallAt: number; operation: string | null; requestBody: string | null; sent: Sent | undefined; first: unknown },
+  tenant: Tenant,
+  m: {
+    reset: boolean;
+    status: number | null;
+    started: number;
+    wallAt: number;
+    clientIp: string;
+    operation: string | null;
+    requestBody: string | null;
+    sent: Sent | undefined;
+    first: unknown;
+  },
 ): void {
-  const tenant = c.get("tenant");
-  const status = m.reset ? null : c.res.status;
+  const status = m.status;
   const answer = m.reset ? null : (m.sent?.object ?? null);
   const request = keepBody(m.requestBody);
   const response = keepBody(m.reset ? null : (m.sent?.text ?? null));
@@ -167,7 +195,7 @@ function record(
     response_body: response.body,
     response_body_truncated: response.truncated,
     latency_ms: Math.round((performance.now() - m.started) * 10) / 10,
-    client_ip: c.get("clientIp") ?? "",
+    client_ip: m.clientIp,
     at: mark?.at ?? tenant.clock.now(),
     wall_at: m.wallAt,
     delivery: m.reset ? "connection_reset" : c.get("responseFault")?.outcome === "slow_response" ? "slow_response" : "answered",

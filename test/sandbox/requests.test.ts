@@ -153,6 +153,23 @@ describe("what is logged, and what is not", () => {
     expect(seqs(await c.requests())).toEqual([1]);
   });
 
+  it("a request refused before its credentials were checked (not JSON, too large) is logged for the merchant whose keys it carries", async () => {
+    const h = harness({ bodyLimitBytes: 1024 });
+    const c = client(await h.merchant());
+    expectError(await c.call("POST", "/api/v1/vtu/airtime", { raw: "network=mtn&amount=500", headers: { "content-type": "application/x-www-form-urlencoded" } }), 415, "UNSUPPORTED_MEDIA_TYPE");
+    expectError(await c.call("POST", "/api/v1/vtu/airtime", { body: { network: "mtn", note: "x".repeat(2048) } }), 413, "PAYLOAD_TOO_LARGE");
+    // With wrong keys, or none, the same refusals are in no log.
+    await h.call("POST", "/api/v1/vtu/airtime", { raw: "a=1", headers: { "content-type": "text/plain", "x-api-key": c.merchant.apiKey, "x-api-secret": "sk_wrong" } });
+    await h.call("POST", "/api/v1/vtu/airtime", { raw: "a=1", headers: { "content-type": "text/plain" } });
+    const page = await c.requests();
+    expect(page.data.map((r) => [r.seq, r.status, r.error_code, r.client_ip])).toEqual([
+      [2, 413, "PAYLOAD_TOO_LARGE", "127.0.0.1"],
+      [1, 415, "UNSUPPORTED_MEDIA_TYPE", "127.0.0.1"],
+    ]);
+    expect((await c.loggedRequest(1)).request_body).toBe("network=mtn&amount=500");
+    expect((await c.loggedRequest(2)).request_body).toBeNull(); // a body refused for its size is never read
+  });
+
   it("an answer lost on purpose (connection reset) is logged with status null, and the payout it made", async () => {
     const c = client(await harness().merchant({ wallet_balance: 1_000_000 }));
     await c.rule({ target: "response", match: { operation: "createPayout" }, outcome: "connection_reset", times: 1 });
