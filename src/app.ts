@@ -44,6 +44,7 @@ import { merchantRoutes } from "./sandbox/merchants.js";
 import { checkRoutes } from "./sandbox/checks.js";
 import { doctorRoutes } from "./sandbox/doctor.js";
 import { DoctorDesk } from "./doctor/desk.js";
+import { requestLogRoutes } from "./sandbox/requests.js";
 import type { Registry } from "./engine/registry.js";
 import type { Tenant } from "./engine/tenant.js";
 import { baseUrl } from "./http/base-url.js";
@@ -82,6 +83,10 @@ export function createApp(options: AppOptions) {
 
   app.use("*", requestId());
   app.use("*", securityHeaders()); // nosniff and a deny-all CSP; page routes set their own CSP
+  const operationOf = operationLookup(() => app.openAPIRegistry.definitions);
+  // Outermost for the API: the log records the final answer (after a fault), the whole latency, and the
+  // refusals of the body limit below.
+  app.use("/api/v1/*", logRequests({ registry, trustProxy, operationOf }));
   // Body size: from Content-Length when there is one (reading c.req.raw.body, as hono's bodyLimit
   // does, makes the node adapter build a full Request on every call: a fifth of a POST's cost);
   // hono's streaming bodyLimit only for chunked bodies, which have no length up front.
@@ -112,9 +117,6 @@ export function createApp(options: AppOptions) {
     if (c.req.method === "GET" || c.req.method === "HEAD") return next();
     return c.req.path === "/sandbox/v1/snapshot" ? snapshotLimit(c, next) : defaultLimit(c, next);
   });
-  const operationOf = operationLookup(() => app.openAPIRegistry.definitions);
-  // Outermost for the API: the log records the final answer (after a fault) and the whole latency.
-  app.use("/api/v1/*", logRequests({ wall: registry.wall, operationOf }));
   app.use("/api/v1/*", jsonOnly(), jsonDepth());
   app.use("/api/v1/*", requireMerchant({ registry, trustProxy, accountRules: true }));
   // Outside the save below: an answer is held back, cut or replaced only once its change is saved.
@@ -186,6 +188,8 @@ export function createApp(options: AppOptions) {
   app.route("/sandbox/v1", scenarioRoutes(registry, afterChange, options.shared ?? false));
   // Integration checks (issue 15): the report, and the merchant's own view of its credits.
   app.route("/sandbox/v1", checkRoutes());
+  // Issue 15: the request log's control routes.
+  app.route("/sandbox/v1", requestLogRoutes());
   app.route("/", checkoutPages({ registry, driver, afterChange }));
   app.route("/", dashboardRoutes({ registry, driver, trustProxy, publicUrl, doctor: doctorDesk }));
   app.route(

@@ -8,6 +8,7 @@ import { parseSettings, settingsHelp } from "./config.js";
 import { readScenarioFile } from "./scenarios/load.js";
 import { formatReport, runScenario } from "./cli/run-scenario.js";
 import { doctorCommand } from "./cli/doctor.js";
+import { LOGS_USAGE, logs, parseLogsArgs } from "./cli/logs.js";
 import { startServer } from "./server.js";
 
 const USAGE = `merchant-sandbox: a high-fidelity sandbox of the Merchant Payments Service
@@ -18,6 +19,7 @@ Usage: merchant-sandbox start [options]
        merchant-sandbox check [--url U] [--key K] [--secret S] [--json]
                                                             (grade an integration; exit 1 on an error)
        merchant-sandbox doctor --endpoint URL --secret S    (grade a webhook receiver; exit 1 on a failed case)
+       merchant-sandbox logs [--follow] [--json]            (a merchant's request log; --key, --secret, --url)
 
 Options (flag, environment variable, meaning):
 ${settingsHelp()}
@@ -34,6 +36,7 @@ async function main(argv: string[]): Promise<number | undefined> {
   if (command === "run") return runScenarios(rest, help(rest));
   if (command === "check") return runCheck(rest, help(rest));
   if (command === "doctor") return doctorCommand(rest, process.env, (t) => process.stdout.write(t), (t) => process.stderr.write(t));
+  if (command === "logs") return runLogs(rest, help(rest));
   if (command === "--help" || command === "-h" || help(rest)) {
     process.stdout.write(USAGE);
     return 0;
@@ -124,6 +127,33 @@ async function runCheck(argv: string[], help: boolean): Promise<number> {
     return 2;
   }
   return check(parsed.options, (text) => process.stdout.write(text), (text) => process.stderr.write(text));
+}
+
+// Issue 15: the request log from the command line.
+async function runLogs(argv: string[], help: boolean): Promise<number> {
+  if (help) {
+    process.stdout.write(LOGS_USAGE);
+    return 0;
+  }
+  const parsed = parseLogsArgs(argv, process.env);
+  if ("error" in parsed) {
+    process.stderr.write(`merchant-sandbox logs: ${parsed.error}\n\n${LOGS_USAGE}`);
+    return 2;
+  }
+  const stop = new AbortController();
+  const end = () => stop.abort();
+  process.once("SIGINT", end);
+  process.once("SIGTERM", end);
+  try {
+    return await logs(parsed.options, {
+      out: (line) => process.stdout.write(line + "\n"),
+      err: (line) => process.stderr.write(line + "\n"),
+      signal: stop.signal,
+    });
+  } finally {
+    process.off("SIGINT", end);
+    process.off("SIGTERM", end);
+  }
 }
 
 main(process.argv.slice(2)).then(

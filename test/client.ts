@@ -19,6 +19,7 @@ import type { ledgerEntryView } from "../src/domain/ledger.js";
 import { accountHolderName } from "../src/domain/names.js";
 import { makeNuban, nubanCheckDigit } from "../src/domain/nuban.js";
 import type { payoutStatusView, payoutView } from "../src/domain/payouts.js";
+import type { requestLogView, requestSummaryView, requestView } from "../src/domain/request-log-views.js";
 import type { vaPaymentView } from "../src/domain/va-payments.js";
 import type { virtualAccountView } from "../src/domain/virtual-accounts.js";
 import type { Tenant } from "../src/engine/tenant.js";
@@ -38,6 +39,14 @@ export type CheckoutView = ReturnType<typeof checkoutView> & ReturnType<typeof c
 export type PayoutView = ReturnType<typeof payoutView>;
 export type PayoutStatusView = ReturnType<typeof payoutStatusView>;
 export type LedgerEntryView = ReturnType<typeof ledgerEntryView>;
+/** A request of the request log as a list shows it, and whole (GET /sandbox/v1/requests/{seq}). */
+export type RequestSummaryView = ReturnType<typeof requestSummaryView>;
+export type RequestView = ReturnType<typeof requestView>;
+export interface RequestPage {
+  data: RequestSummaryView[];
+  pagination: { current_page: number; per_page: number; total_pages: number; total: number };
+  log: ReturnType<typeof requestLogView>;
+}
 export interface ClockView {
   now: string;
   mode: "manual" | "realtime";
@@ -175,6 +184,10 @@ export interface TestClient {
   deliveries(eventId?: string): Promise<DeliveryView[]>;
   /** GET /sandbox/v1/snapshot's `data`. */
   snapshot(): Promise<any>;
+  /** A page of the request log (GET /sandbox/v1/requests?`query`, e.g. "status=4xx"); asserts 200. */
+  requests(query?: string): Promise<RequestPage>;
+  /** One request of the log whole (GET /sandbox/v1/requests/{seq}); asserts 200. */
+  loggedRequest(seq: number): Promise<RequestView>;
 }
 
 const ok = (res: Reply, what: string, status?: number) => {
@@ -289,6 +302,12 @@ export function client(merchant: Merchant): TestClient {
     },
     async snapshot() {
       return ok(await call("GET", "/sandbox/v1/snapshot"), "snapshot", 200).data;
+    },
+    async requests(query = "") {
+      return ok(await call("GET", `/sandbox/v1/requests${query ? `?${query}` : ""}`), "request log", 200) as RequestPage;
+    },
+    async loggedRequest(seq) {
+      return ok(await call("GET", `/sandbox/v1/requests/${seq}`), "logged request", 200).data as RequestView;
     },
   };
   return self;

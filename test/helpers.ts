@@ -81,12 +81,14 @@ interface HarnessOptions extends Partial<AppOptions> {
   /** Real Date.now for realtime-timer tests. */
   realWall?: boolean;
   maxMerchants?: number;
+  /** Requests kept in each merchant's request log (`--request-log`; 0 = off). */
+  requestLogSize?: number;
 }
 
 export function harness(options: HarnessOptions = {}): Harness {
-  const { seed, realWall, maxMerchants, ...appOptions } = options;
+  const { seed, realWall, maxMerchants, requestLogSize, ...appOptions } = options;
   const wall = { now: START };
-  const registry = options.registry ?? buildRegistry({ seed, maxMerchants }, realWall ? Date.now : () => wall.now).registry;
+  const registry = options.registry ?? buildRegistry({ seed, maxMerchants, requestLogSize }, realWall ? Date.now : () => wall.now).registry;
   const app = createApp({ ...appOptions, registry });
 
   async function call(method: string, path: string, opts: CallOptions = {}): Promise<Reply> {

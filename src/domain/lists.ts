@@ -36,7 +36,7 @@ export interface Paging {
 }
 
 /** The records (oldest first, as the state holds them) that `keep` accepts, newest first, one page of them. */
-function newestFirst<T>(records: Iterable<T>, keep: (r: T) => boolean, { page, per_page }: Paging): Page<T> {
+export function newestFirst<T>(records: Iterable<T>, keep: (r: T) => boolean, { page, per_page }: Paging): Page<T> {
   const all = Array.isArray(records) ? (records as T[]) : [...records];
   const start = (page - 1) * per_page;
   const items: T[] = [];

@@ -67,10 +67,17 @@ export function keepBody(body: string | null): { body: string | null; truncated:
 
 const sizeOf = (e: LoggedRequest) => (e.request_body?.length ?? 0) + (e.response_body?.length ?? 0) + 512;
 
-/** The ring: appends in O(1), drops the oldest past `capacity` entries or REQUEST_LOG_BYTES. */
+/**
+ * The ring: a fixed array written round and round, so adding is O(1) with no copying, and reading one
+ * request by its seq is O(1) too (the seqs it holds are consecutive: it only ever drops the oldest). Past
+ * `capacity` entries, or REQUEST_LOG_BYTES of bodies, the oldest go.
+ */
 export class RequestLog {
-  private entries: LoggedRequest[] = [];
-  private head = 0;
+  private ring: Array<LoggedRequest | undefined> = [];
+  private sizes: number[] = [];
+  /** Index of the oldest entry in `ring`. */
+  private start = 0;
+  private count = 0;
   private bytes = 0;
   private nextSeq = 1;
 
@@ -81,44 +88,56 @@ export class RequestLog {
   }
 
   get size(): number {
-    return this.entries.length - this.head;
+    return this.count;
   }
 
-  /** Assigns the entry's seq and appends it. */
+  /** The seq the next request will get: every seq below it was given out, whether or not it is still held. */
+  get next(): number {
+    return this.nextSeq;
+  }
+
+  /** Assigns the entry's seq and appends it (the entry itself is kept, not a copy). */
   add(entry: Omit<LoggedRequest, "seq">): LoggedRequest {
-    const logged = { ...entry, seq: this.nextSeq++ } as LoggedRequest;
+    const logged = entry as LoggedRequest;
+    logged.seq = this.nextSeq++;
     if (!this.enabled) return logged;
-    this.entries.push(logged);
-    this.bytes += sizeOf(logged);
-    while (this.size > this.capacity || (this.bytes > REQUEST_LOG_BYTES && this.size > 1)) {
-      this.bytes -= sizeOf(this.entries[this.head]!);
-      this.entries[this.head++] = undefined as never;
-    }
-    // Compact now and then, so dropping the oldest stays O(1) amortised.
-    if (this.head > 1024 && this.head * 2 > this.entries.length) {
-      this.entries = this.entries.slice(this.head);
-      this.head = 0;
-    }
+    if (this.count === this.capacity) this.dropOldest();
+    const size = sizeOf(logged);
+    const at = (this.start + this.count) % this.capacity;
+    this.ring[at] = logged;
+    this.sizes[at] = size;
+    this.count++;
+    this.bytes += size;
+    while (this.bytes > REQUEST_LOG_BYTES && this.count > 1) this.dropOldest();
     return logged;
+  }
+
+  private dropOldest(): void {
+    this.bytes -= this.sizes[this.start]!;
+    this.ring[this.start] = undefined;
+    this.start = (this.start + 1) % this.capacity;
+    this.count--;
   }
 
   /** Oldest first. */
   all(): LoggedRequest[] {
-    return this.entries.slice(this.head);
+    const out: LoggedRequest[] = new Array(this.count);
+    for (let i = 0; i < this.count; i++) out[i] = this.ring[(this.start + i) % this.capacity]!;
+    return out;
   }
 
   get(seq: number): LoggedRequest | undefined {
-    for (let i = this.entries.length - 1; i >= this.head; i--) {
-      const e = this.entries[i]!;
-      if (e.seq === seq) return e;
-      if (e.seq < seq) return undefined;
-    }
-    return undefined;
+    const oldest = this.nextSeq - this.count;
+    if (!Number.isInteger(seq) || seq < oldest || seq >= this.nextSeq) return undefined;
+    return this.ring[(this.start + (seq - oldest)) % this.capacity];
   }
 
+  /** Empties the log; seqs go on from where they were, so a reader's cursor stays valid. */
   clear(): void {
-    this.entries = [];
-    this.head = 0;
+    this.ring = [];
+    this.sizes = [];
+    this.start = 0;
+    this.count = 0;
     this.bytes = 0;
   }
 }
@@ -155,11 +174,13 @@ const TOUCHES: Record<string, ReadonlyArray<readonly [TouchedObject["kind"], str
 /**
  * The objects a request touched, read from its answer and its path parameters (`id` is a card's):
  * the identifiers the spec's records carry, at the top level and in `data` (one object or a list of
- * at most 100), never deeper.
+ * at most 100), never deeper. `params` may be given as a function: it is called only for an operation
+ * that touches something (reading a route's parameters costs the capture on every request).
  */
-export function touchedObjects(operation: string | null, params: Record<string, string>, response: unknown): TouchedObject[] {
+export function touchedObjects(operation: string | null, params: Record<string, string> | (() => Record<string, string>), response: unknown): TouchedObject[] {
   const fields = operation ? TOUCHES[operation] : undefined;
   if (!fields) return [];
+  if (typeof params === "function") params = params();
   const found = new Map<string, TouchedObject>();
   const read = (r: unknown) => {
     if (r === null || typeof r !== "object" || Array.isArray(r)) return;

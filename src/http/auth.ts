@@ -8,6 +8,7 @@ import type { MiddlewareHandler } from "hono";
 import { admit } from "../domain/attempt-caps.js";
 import { MINUTE } from "../domain/limits.js";
 import type { Registry } from "../engine/registry.js";
+import type { Tenant } from "../engine/tenant.js";
 import { resolveClientIp } from "./client-ip.js";
 import type { AppEnv } from "./env.js";
 import { ApiError } from "./errors.js";
@@ -21,6 +22,13 @@ export function secretsEqual(given: string, expected: string): boolean {
 /** Compared against when the key is unknown, so both paths do the same work. */
 const DECOY_SECRET = "sk_test_decoy_never_matches_anything";
 
+/** The merchant whose key and secret these are, or undefined; the same work whether the key is known or not. */
+export function merchantOf(registry: Registry, apiKey: string, apiSecret: string): Tenant | undefined {
+  const tenant = registry.findByApiKey(apiKey);
+  const matches = secretsEqual(apiSecret, tenant?.config.api_secret ?? DECOY_SECRET);
+  return tenant && matches ? tenant : undefined;
+}
+
 /**
  * `accountRules: false` (the control API) checks the credentials only: a merchant's own allowlist or
  * request cap must never lock it out of the levers that change them.
@@ -32,9 +40,8 @@ export const requireMerchant = (opts: { registry: Registry; trustProxy: boolean;
     if (!apiKey || !apiSecret) {
       throw new ApiError("MISSING_CREDENTIALS", "Send both X-Api-Key and X-Api-Secret headers.");
     }
-    const tenant = opts.registry.findByApiKey(apiKey);
-    const matches = secretsEqual(apiSecret, tenant?.config.api_secret ?? DECOY_SECRET);
-    if (!tenant || !matches) {
+    const tenant = merchantOf(opts.registry, apiKey, apiSecret);
+    if (!tenant) {
       throw new ApiError("INVALID_CREDENTIALS", "The API key and secret do not match an active account.");
     }
     const ip = resolveClientIp(c, opts.trustProxy);

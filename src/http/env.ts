@@ -13,7 +13,5 @@ export interface AppEnv {
     responseFault?: ResponseFault;
     /** A read that changed the merchant's state (a status read that counts, or settles): saved like a write. */
     stateChanged?: boolean;
-    /** Set inside the catch-up for the request log (http/request-log.ts): the merchant-clock time and the events caused. */
-    logMark?: { at: number; events: string[] };
   };
 }

@@ -4,16 +4,26 @@
  *
  * - `logRequests` is the outermost: it times the request, and once the answer is final (a fault
  *   applied, or the connection reset on purpose) records it, with its bodies, for the merchant the
- *   credentials proved. A request refused for its credentials proves no merchant and is not logged.
+ *   credentials proved, even when it was refused before they were checked (a body too large, not JSON).
+ *   A request refused for its credentials proves no merchant and is not logged.
  * - `markRequest` sits inside the clock's catch-up, right around the handler: the merchant-clock time
  *   the request was served at, and the webhook events the handler itself caused (not those of timers
  *   that came due first).
  *
  * The secret is never kept and the key is masked; bodies are cut at LOGGED_BODY_BYTES.
+ *
+ * The log must cost the API little (README "Benchmarks": at most 10% of its throughput), so the capture
+ * reads nothing twice: the answer's JSON is kept as `c.json` makes it (reading it back from the response
+ * means cloning it, which makes the node adapter stream the body: that alone cost two thirds of a GET's
+ * throughput), the request body is the text the validator already read, the headers are the socket's raw
+ * list, and the context's variables are read with `c.get` (`c.var` copies them all on every read).
  */
-import type { IncomingHttpHeaders } from "node:http";
 import type { Context, MiddlewareHandler } from "hono";
-import { keepBody, maskKey, touchedObjects, type LoggedRequest } from "../domain/request-log.js";
+import { keepBody, maskKey, touchedObjects, type LoggedRequest, type TouchedObject } from "../domain/request-log.js";
+import type { Registry } from "../engine/registry.js";
+import type { Tenant } from "../engine/tenant.js";
+import { merchantOf } from "./auth.js";
+import { resolveClientIp } from "./client-ip.js";
 import type { AppEnv } from "./env.js";
 import { ConnectionReset } from "./errors.js";
 import type { OperationOf } from "./response-faults.js";
@@ -22,26 +32,45 @@ const MAX_HEADERS = 30;
 const MAX_HEADER_VALUE = 500;
 const SECRET_HEADERS = new Set(["x-api-secret", "authorization", "cookie", "proxy-authorization"]);
 
-/** The request's headers as logged: names lower-cased, secrets replaced, the key masked, bounded. */
+// Most requests touch nothing and cause no event: they share these (frozen: no entry can change another's).
+const NO_OBJECTS = Object.freeze([]) as unknown as TouchedObject[];
+const NO_EVENTS = Object.freeze([]) as unknown as string[];
+
+/**
+ * What `markRequest` saw, kept on the request's context under a symbol of its own rather than in its
+ * variables: every read of `c.var` (the pipeline makes several per request) copies all the variables, so
+ * one more costs each read, and a WeakMap costs more again.
+ */
+const MARK = Symbol("request-log mark");
+type Marked = Context & { [MARK]?: { at: number; events: string[] } };
+
+/** One header as logged: secrets replaced, the key masked, long values cut. */
+function loggedValue(name: string, value: string): string {
+  if (SECRET_HEADERS.has(name)) return "[not logged]";
+  if (name === "x-api-key") return maskKey(value);
+  return value.length > MAX_HEADER_VALUE ? `${value.slice(0, MAX_HEADER_VALUE)}…` : value;
+}
+
+/** The request's headers as logged: names lower-cased, at most MAX_HEADERS of them, a repeated one joined with ", ". */
 function loggedHeaders(c: Context<AppEnv>): Record<string, string> {
-  // The node adapter's own parse when there is one: reading c.req.raw.headers would build a Headers object.
-  const incoming: IncomingHttpHeaders | undefined = c.env?.incoming?.headers;
-  const pairs: Array<[string, string]> = incoming
-    ? Object.entries(incoming).map(([k, v]) => [k, Array.isArray(v) ? v.join(", ") : (v ?? "")])
-    : [...c.req.raw.headers.entries()];
+  // The socket's own list when there is one: `incoming.headers` and `c.req.raw.headers` would each build an object.
+  const raw = c.env?.incoming?.rawHeaders ?? [...c.req.raw.headers].flat();
   const out: Record<string, string> = {};
-  for (const [name, value] of pairs.slice(0, MAX_HEADERS)) {
-    const key = name.toLowerCase();
-    if (SECRET_HEADERS.has(key)) out[key] = "[not logged]";
-    else if (key === "x-api-key") out[key] = maskKey(value);
-    else out[key] = value.length > MAX_HEADER_VALUE ? `${value.slice(0, MAX_HEADER_VALUE)}…` : value;
+  let count = 0;
+  for (let i = 0; i + 1 < raw.length; i += 2) {
+    const name = raw[i]!.toLowerCase();
+    const kept = out[name];
+    if (kept !== undefined) out[name] = loggedValue(name, `${kept}, ${raw[i + 1]!}`);
+    else if (count++ < MAX_HEADERS) out[name] = loggedValue(name, raw[i + 1]!);
   }
   return out;
 }
 
-/** The request body as text, when it is small enough to have been read (never a body refused for its size). */
-async function requestText(c: Context<AppEnv>, status: number | null): Promise<string | null> {
-  if (c.req.method === "GET" || c.req.method === "HEAD" || status === 413) return null;
+/** Whether the request's body can be shown: sent, and small enough to have been read (never a body refused for its size). */
+const hasBody = (c: Context<AppEnv>, status: number | null) => c.req.method !== "GET" && c.req.method !== "HEAD" && status !== 413;
+
+/** The request body as text (the validator's read, cached: no second read of the stream). */
+async function requestText(c: Context<AppEnv>): Promise<string | null> {
   try {
     const text = await c.req.text();
     return text === "" ? null : text;
@@ -50,7 +79,14 @@ async function requestText(c: Context<AppEnv>, status: number | null): Promise<s
   }
 }
 
-async function responseText(res: Response | undefined): Promise<string | null> {
+/** What the answer's JSON was, as `c.json` made it. */
+interface Sent {
+  object: unknown;
+  text: string;
+}
+
+/** An answer not made by `c.json` (rare): its text, read from a copy, when it is JSON. */
+async function otherText(res: Response | undefined): Promise<string | null> {
   if (!res || !(res.headers.get("content-type") ?? "").includes("json")) return null;
   try {
     return await res.clone().text();
@@ -68,10 +104,32 @@ function parsed(text: string | null): unknown {
   }
 }
 
-export const logRequests = (opts: { wall: () => number; operationOf: OperationOf }): MiddlewareHandler<AppEnv> =>
+/**
+ * The merchant of a request refused before its credentials were checked (a body too large or not JSON):
+ * a mistake of the merchant's integration, logged for it when the key and secret are its own. A request
+ * whose credentials failed (401) proves no merchant.
+ */
+function refusedMerchant(c: Context<AppEnv>, registry: Registry, status: number | null): Tenant | undefined {
+  if (status === 401) return undefined;
+  const apiKey = c.req.header("x-api-key");
+  const apiSecret = c.req.header("x-api-secret");
+  return apiKey && apiSecret ? merchantOf(registry, apiKey, apiSecret) : undefined;
+}
+
+export const logRequests = (opts: { registry: Registry; trustProxy: boolean; operationOf: OperationOf }): MiddlewareHandler<AppEnv> =>
   async function logRequests(c, next) {
     const started = performance.now();
-    const wallAt = opts.wall();
+    const wallAt = opts.registry.wall();
+    let sent: Sent | undefined;
+    let first: unknown;
+    // Every JSON answer (the handler's, the error envelope's, a fault's replacement) goes through c.json;
+    // the last one made is the one sent. Made here as hono makes it: the text once, typed as JSON.
+    c.json = ((object: unknown, arg?: number | ResponseInit, headers?: Record<string, string | string[]>) => {
+      const text = JSON.stringify(object);
+      if (!sent) first = object;
+      sent = { object, text };
+      return c.body(text, arg as never, { "Content-Type": "application/json", ...headers });
+    }) as unknown as typeof c.json;
     let reset = false;
     try {
       await next();
@@ -80,29 +138,51 @@ export const logRequests = (opts: { wall: () => number; operationOf: OperationOf
       reset = true;
       throw err;
     } finally {
-      const tenant = c.var.tenant;
+      const status = reset ? null : c.res.status;
+      const tenant = c.get("tenant") ?? refusedMerchant(c, opts.registry, status);
       if (tenant?.requestLog.enabled) {
         // Recorded before the answer leaves, so a client that reads the log next finds its request there.
         // The bodies are already in memory: this waits on no I/O.
-        await record(c, { reset, started, wallAt, operation: opts.operationOf(c) ?? null }).catch(() => undefined);
+        try {
+          const requestBody = hasBody(c, status) ? await requestText(c) : null;
+          if (!reset && !sent) {
+            const other = await otherText(c.res);
+            if (other !== null) sent = { object: parsed(other), text: other };
+          }
+          const clientIp = c.get("clientIp") ?? resolveClientIp(c, opts.trustProxy);
+          record(c, tenant, { reset, status, started, wallAt, clientIp, operation: opts.operationOf(c) ?? null, requestBody, sent, first });
+        } catch {
+          // The log never costs a request its answer.
+        }
       }
     }
   };
 
-async function record(c: Context<AppEnv>, m: { reset: boolean; started: number; wallAt: number; operation: string | null }): Promise<void> {
-  const tenant = c.var.tenant;
-  const res = m.reset ? undefined : c.res;
-  const status = res?.status ?? null;
-  const latency_ms = Math.round((performance.now() - m.started) * 10) / 10;
-  const [reqText, resText] = await Promise.all([requestText(c, status), responseText(res)]);
-  const answer = parsed(resText);
-  const request = keepBody(reqText);
-  const response = keepBody(resText);
-  const mark = c.var.logMark;
+function record(
+  c: Context<AppEnv>,
+  tenant: Tenant,
+  m: {
+    reset: boolean;
+    status: number | null;
+    started: number;
+    wallAt: number;
+    clientIp: string;
+    operation: string | null;
+    requestBody: string | null;
+    sent: Sent | undefined;
+    first: unknown;
+  },
+): void {
+  const status = m.status;
+  const answer = m.reset ? null : (m.sent?.object ?? null);
+  const request = keepBody(m.requestBody);
+  const response = keepBody(m.reset ? null : (m.sent?.text ?? null));
+  const mark = (c as Marked)[MARK];
   const url = c.req.url;
   const q = url.indexOf("?");
+  const errorCode = answer !== null && typeof answer === "object" ? (answer as { error_code?: unknown }).error_code : undefined;
   const entry: Omit<LoggedRequest, "seq"> = {
-    request_id: c.var.requestId ?? "",
+    request_id: c.get("requestId") ?? "",
     method: c.req.method,
     path: c.req.path,
     query: q === -1 ? "" : url.slice(q + 1),
@@ -111,27 +191,39 @@ async function record(c: Context<AppEnv>, m: { reset: boolean; started: number; 
     request_body: request.body,
     request_body_truncated: request.truncated,
     status,
-    error_code: answer !== null && typeof answer === "object" && typeof (answer as { error_code?: unknown }).error_code === "string" ? (answer as { error_code: string }).error_code : null,
+    error_code: typeof errorCode === "string" ? errorCode : null,
     response_body: response.body,
     response_body_truncated: response.truncated,
-    latency_ms,
-    client_ip: c.var.clientIp ?? "",
+    latency_ms: Math.round((performance.now() - m.started) * 10) / 10,
+    client_ip: m.clientIp,
     at: mark?.at ?? tenant.clock.now(),
     wall_at: m.wallAt,
-    delivery: m.reset ? "connection_reset" : c.var.responseFault?.outcome === "slow_response" ? "slow_response" : "answered",
-    objects: status !== null && status < 300 ? touchedObjects(m.operation, c.req.param() as Record<string, string>, answer) : [],
-    events: mark?.events ?? [],
+    delivery: m.reset ? "connection_reset" : c.get("responseFault")?.outcome === "slow_response" ? "slow_response" : "answered",
+    objects: touched(c, m.operation, status, m.first, answer),
+    events: mark?.events ?? NO_EVENTS,
   };
   tenant.requestLog.add(entry);
 }
 
+/**
+ * What the request created, read or changed. A refusal touched nothing; but an answer spoiled on purpose
+ * after its change was made (reset, 500, 504: an outcome rule `response`) hides a real change, which the
+ * handler's own answer names: the log shows it, as the merchant's code should have assumed.
+ */
+function touched(c: Context<AppEnv>, operation: string | null, status: number | null, handlerAnswer: unknown, answer: unknown) {
+  const spoiled = c.get("responseFault") !== undefined;
+  if (!spoiled && (status === null || status >= 300)) return NO_OBJECTS;
+  const objects = touchedObjects(operation, () => c.req.param() as Record<string, string>, spoiled ? handlerAnswer : answer);
+  return objects.length === 0 ? NO_OBJECTS : objects;
+}
+
 /** Inside the catch-up: when the handler ran on the merchant's clock, and which events it caused. */
 export const markRequest: MiddlewareHandler<AppEnv> = async function markRequest(c, next) {
-  const tenant = c.var.tenant;
+  const tenant = c.get("tenant");
   if (!tenant?.requestLog.enabled) return next();
   const before = tenant.state.outbox.length;
-  const mark = { at: tenant.clock.now(), events: [] as string[] };
-  c.set("logMark", mark);
+  const mark = { at: tenant.clock.now(), events: NO_EVENTS };
+  (c as Marked)[MARK] = mark;
   await next();
-  mark.events = tenant.state.outbox.slice(before);
+  if (tenant.state.outbox.length > before) mark.events = tenant.state.outbox.slice(before);
 };

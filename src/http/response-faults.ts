@@ -27,11 +27,20 @@ export type OperationOf = (c: Context<AppEnv>) => string | undefined;
 /** The route's operationIds by method and OpenAPI path, read from the app's OpenAPI definitions once they are all registered. */
 export function operationLookup(definitions: () => ReadonlyArray<{ type: string; route?: { method: string; path: string; operationId?: string } }>): OperationOf {
   let byRoute: Map<string, string> | undefined;
+  // Per method and hono route pattern (a finite set: the registered routes), so the request log's lookup
+  // on every request costs one Map read.
+  const seen = new Map<string, string | null>();
   return (c) => {
-    byRoute ??= new Map(
-      definitions().flatMap((d) => (d.type === "route" && d.route?.operationId ? [[`${d.route.method.toUpperCase()} ${d.route.path}`, d.route.operationId] as const] : [])),
-    );
-    return byRoute.get(`${c.req.method} ${routePath(c, -1).replace(/:(\w+)/g, "{$1}")}`);
+    const key = `${c.req.method} ${routePath(c, -1)}`;
+    let operation = seen.get(key);
+    if (operation === undefined) {
+      byRoute ??= new Map(
+        definitions().flatMap((d) => (d.type === "route" && d.route?.operationId ? [[`${d.route.method.toUpperCase()} ${d.route.path}`, d.route.operationId] as const] : [])),
+      );
+      operation = byRoute.get(key.replace(/:(\w+)/g, "{$1}")) ?? null;
+      seen.set(key, operation);
+    }
+    return operation ?? undefined;
   };
 }
 

@@ -17,7 +17,7 @@ import { deliveryView, eventView } from "../domain/events.js";
 import { contextOf, type Tenant } from "../engine/tenant.js";
 
 const naira = (n: number) => `₦${n.toLocaleString("en-NG", { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`;
-const when = (iso: string | null) => (iso ? iso.replace("T", " ").replace(/\.\d+Z$/, "Z") : "—");
+export const when = (iso: string | null) => (iso ? iso.replace("T", " ").replace(/\.\d+Z$/, "Z") : "—");
 const newestFirst = <T,>(items: Iterable<T>, limit = 50) => [...items].reverse().slice(0, limit);
 
 function Action(props: { post: string; body?: unknown; label: string; method?: string; secondary?: boolean }) {

@@ -12,19 +12,23 @@ import type { ClockDriver } from "../engine/clock-driver.js";
 import type { Registry } from "../engine/registry.js";
 import type { Tenant } from "../engine/tenant.js";
 import { Cards, Events, Ledger, Outcomes, Overview, PaymentLinks, Payouts, VirtualAccounts, Vtu } from "./dashboard-fragments.js";
+import { RequestDetail, RequestLogList } from "./dashboard-logs.js";
 import { Page } from "./layout.js";
 import { Checks } from "./dashboard-checks.js";
 import type { DoctorDesk } from "../doctor/desk.js";
 import { WebhookDoctor } from "./dashboard-doctor.js";
 import { baseUrl } from "../http/base-url.js";
 
-const SECTIONS: Array<{ id: string; title: string; render: (t: Tenant, baseUrl: string, doctor: DoctorDesk) => Child }> = [
+/** `after`: what the section holds below its refreshed content (kept through the refreshes). */
+const SECTIONS: Array<{ id: string; title: string; render: (t: Tenant, baseUrl: string, doctor: DoctorDesk) => Child; after?: Child }> = [
   { id: "overview", title: "Wallet and clock", render: (t) => <Overview tenant={t} /> },
   { id: "payouts", title: "Payouts", render: (t) => <Payouts tenant={t} /> },
   { id: "links", title: "Payment links", render: (t, base) => <PaymentLinks tenant={t} baseUrl={base} /> },
   { id: "accounts", title: "Virtual accounts", render: (t) => <VirtualAccounts tenant={t} /> },
   { id: "events", title: "Events and webhook deliveries", render: (t) => <Events tenant={t} /> },
   { id: "doctor", title: "Webhook doctor", render: (t, _base, doctor) => <WebhookDoctor tenant={t} card={doctor.last(t)} running={doctor.isRunning(t)} /> },
+  // Issue 15: the request log; one request opens below the list.
+  { id: "logs", title: "Logs", render: (t) => <RequestLogList tenant={t} />, after: <div id="request-detail" aria-live="polite"></div> },
   { id: "vtu", title: "VTU purchases", render: (t) => <Vtu tenant={t} /> },
   { id: "cards", title: "Cardholders and cards", render: (t) => <Cards tenant={t} /> },
   { id: "outcomes", title: "Outcome rules", render: (t) => <Outcomes tenant={t} /> },
@@ -61,6 +65,7 @@ function Shell(props: { nonce: string }) {
             <section class="card" id={s.id} aria-labelledby={`${s.id}-heading`}>
               <h2 id={`${s.id}-heading`}>{s.title}</h2>
               <div data-section={s.id}>Loading…</div>
+              {s.after}
             </section>
           ))}
         </div>
@@ -73,6 +78,14 @@ export function dashboardRoutes(opts: { registry: Registry; driver: ClockDriver;
   const app = new Hono<AppEnv>();
   app.get("/dashboard", pageSecurityHeaders(), (c) => c.html(<Shell nonce={cspNonce(c)} />));
   app.use("/dashboard/fragments/*", requireMerchant({ registry: opts.registry, trustProxy: opts.trustProxy, accountRules: false }));
+  // Issue 15: one request of the log, whole (the Logs view opens it).
+  app.get("/dashboard/fragments/logs/:seq", async (c) => {
+    const seq = Number(c.req.param("seq"));
+    if (!Number.isSafeInteger(seq) || seq < 1) return c.html(<p class="error">Unknown request.</p>, 404);
+    const tenant = c.var.tenant;
+    await opts.driver.catchUpForRead(tenant);
+    return c.html(<RequestDetail tenant={tenant} seq={seq} />);
+  });
   app.get("/dashboard/fragments/:section", async (c) => {
     const section = SECTIONS.find((s) => s.id === c.req.param("section"));
     if (!section) return c.html(<p class="error">Unknown section.</p>, 404);
@@ -116,6 +129,7 @@ const DASHBOARD_SCRIPT = String.raw`
   }
   function signOut(message) {
     sessionStorage.removeItem(KEY);
+    document.getElementById("request-detail").innerHTML = "";
     document.getElementById("app").hidden = true;
     document.getElementById("signin").hidden = false;
     document.getElementById("signin-error").className = message ? "error" : "";
@@ -153,6 +167,23 @@ const DASHBOARD_SCRIPT = String.raw`
       body[el.name] = el.type === "number" ? Number(el.value) : el.value;
     });
     send(form.getAttribute("data-post"), "POST", body);
+  });
+  // The Logs view: open one request, close it.
+  function openRequest(seq) {
+    return fetch("/dashboard/fragments/logs/" + encodeURIComponent(seq), { headers: headers({}) }).then(function (r) {
+      if (r.status === 401) { signOut("Your keys were not accepted."); return ""; }
+      return r.text();
+    }).then(function (html) {
+      document.getElementById("request-detail").innerHTML = html;
+      var heading = document.getElementById("request-detail-heading");
+      if (heading) heading.focus();
+    });
+  }
+  document.addEventListener("click", function (event) {
+    var button = event.target.closest && event.target.closest("button[data-request], button[data-close-request]");
+    if (!button) return;
+    if (button.hasAttribute("data-request")) openRequest(button.getAttribute("data-request"));
+    else document.getElementById("request-detail").innerHTML = "";
   });
   document.getElementById("refresh").addEventListener("click", load);
   document.getElementById("signout").addEventListener("click", function () { signOut(""); });

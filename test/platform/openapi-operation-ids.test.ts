@@ -80,6 +80,10 @@ const OPERATION_IDS: Record<string, string> = {
   "DELETE /sandbox/v1/checks/credits": "clearCreditedTransactions",
   // Issue 15: the webhook doctor.
   "POST /sandbox/v1/webhooks/doctor": "runWebhookDoctor",
+  // Issue 15: the request log.
+  "GET /sandbox/v1/requests": "listRequests",
+  "DELETE /sandbox/v1/requests": "clearRequests",
+  "GET /sandbox/v1/requests/{seq}": "getRequest",
 };
 
 it("every operation has its stable camelCase operationId", () => {

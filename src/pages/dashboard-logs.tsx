@@ -1,0 +1,189 @@
+/** @jsxImportSource hono/jsx */
+/**
+ * The dashboard's Logs view: the merchant's request log (newest 50), and one request opened whole, with
+ * its headers, its bodies, and links to the objects it touched and the webhooks it caused. Rendered from
+ * the same views as GET /sandbox/v1/requests and /requests/{seq} (domain/request-log-views.ts). Each
+ * object is shown as it is now from the state, never by calling /api/v1 from the page: a status read
+ * there would be one more request of the merchant's (and may settle a payout that settles on its Nth
+ * read). Buttons carry `data-request` (open one) and `data-close-request`: the dashboard's script sends them.
+ */
+import { deliveryView } from "../domain/events.js";
+import type { TouchedObject } from "../domain/request-log.js";
+import { listRequests, requestSummaryView, requestView, touchedRecord } from "../domain/request-log-views.js";
+import type { Tenant } from "../engine/tenant.js";
+import { Table, when } from "./dashboard-fragments.js";
+
+const SHOWN = 50;
+
+/** The status's colour, as the other sections colour states. */
+const statusClass = (status: number | null) => (status === null || status >= 500 ? "failed" : status >= 400 ? "pending" : "paid");
+
+/** The dashboard section that lists each kind of object. */
+const SECTION_OF: Record<TouchedObject["kind"], string> = {
+  payout: "payouts",
+  checkout: "links",
+  virtual_account: "accounts",
+  va_payment: "accounts",
+  vtu: "vtu",
+  cardholder: "cards",
+  card: "cards",
+  card_transaction: "cards",
+};
+
+export function RequestLogList({ tenant }: { tenant: Tenant }) {
+  const log = tenant.requestLog;
+  if (!log.enabled) return <p class="muted">The request log is off on this sandbox (started with <span class="mono">--request-log 0</span>).</p>;
+  const { items, pagination } = listRequests(log, {}, { page: 1, per_page: SHOWN });
+  return (
+    <div>
+      <p class="muted">
+        Every <span class="mono">/api/v1</span> request made with this merchant's keys and the answer it got: {pagination.total} kept of at most{" "}
+        {log.capacity}. Times are the merchant's clock. Also: <span class="mono">GET /sandbox/v1/requests</span> and{" "}
+        <span class="mono">merchant-sandbox logs --follow</span>.
+      </p>
+      <Table
+        caption={pagination.total > SHOWN ? `Newest first (last ${SHOWN})` : "Newest first"}
+        head={["#", "Time", "Method", "Path", "Status", "Error code", "Latency", ""]}
+        empty="No API requests yet. Requests to /api/v1 with this merchant's keys appear here."
+      >
+        {items.map((e) => {
+          const r = requestSummaryView(e);
+          return (
+            <tr data-request-row={String(r.seq)}>
+              <td>{r.seq}</td>
+              <td>{when(r.at)}</td>
+              <td>{r.method}</td>
+              <td class="mono">{r.query ? `${r.path}?${r.query}` : r.path}</td>
+              <td><span class={`status ${statusClass(r.status)}`} data-testid="request-status">{r.status ?? "reset"}</span></td>
+              <td class="mono">{r.error_code ?? ""}</td>
+              <td>{r.latency_ms} ms</td>
+              <td>
+                <button type="button" class="secondary" data-request={String(r.seq)} aria-label={`Open request ${r.seq}`}>Open</button>
+              </td>
+            </tr>
+          );
+        })}
+      </Table>
+    </div>
+  );
+}
+
+/** A body as sent, indented when it is whole JSON. */
+function Body(props: { text: string | null; truncated: boolean; label: string }) {
+  if (props.text === null) return <p class="muted">{props.label}: none</p>;
+  let shown = props.text;
+  if (!props.truncated) {
+    try {
+      shown = JSON.stringify(JSON.parse(props.text), null, 2);
+    } catch {
+      // not JSON: shown as sent
+    }
+  }
+  return (
+    <div>
+      <p class="muted">{props.label}{props.truncated ? " (cut at 8 KB)" : ""}</p>
+      <pre class="mono wrap" data-testid={props.label === "Request body" ? "request-body" : "response-body"}>{shown}</pre>
+    </div>
+  );
+}
+
+export function RequestDetail({ tenant, seq }: { tenant: Tenant; seq: number }) {
+  const entry = tenant.requestLog.get(seq);
+  if (!entry) return <p class="error">Request {seq} is no longer in the log.</p>;
+  const r = requestView(entry, tenant.state);
+  const deliveries = tenant.state.deliveries;
+  return (
+    <div data-testid="request-detail" class="gap-top">
+      <div class="row">
+        <h3 id="request-detail-heading" tabindex={-1}>
+          Request {r.seq}: {r.method} <span class="mono">{r.path}</span>
+        </h3>
+        <button type="button" class="secondary" data-close-request="">Close</button>
+      </div>
+      <dl class="details">
+        <dt>Status</dt>
+        <dd>
+          <span class={`status ${statusClass(r.status)}`}>{r.status ?? "no answer: connection reset"}</span> {r.error_code ?? ""}
+          {r.delivery === "slow_response" ? " (held back)" : ""}
+        </dd>
+        <dt>Operation</dt>
+        <dd class="mono">{r.operation ?? "—"}</dd>
+        <dt>Query</dt>
+        <dd class="mono">{r.query || "—"}</dd>
+        <dt>Merchant time</dt>
+        <dd>{when(r.at)}</dd>
+        <dt>Wall time</dt>
+        <dd>{when(r.wall_at)}</dd>
+        <dt>Latency</dt>
+        <dd>{r.latency_ms} ms</dd>
+        <dt>Client IP</dt>
+        <dd class="mono">{r.client_ip}</dd>
+        <dt>Request id</dt>
+        <dd class="mono">{r.request_id}</dd>
+      </dl>
+      <h4>Request headers</h4>
+      <Table caption="The secret is never kept; the key is masked" head={["Header", "Value"]} empty="No headers.">
+        {Object.entries(r.request_headers).map(([name, value]) => (
+          <tr>
+            <td class="mono">{name}</td>
+            <td class="mono" data-header={name}>{value}</td>
+          </tr>
+        ))}
+      </Table>
+      <Body text={r.request_body} truncated={r.request_body_truncated} label="Request body" />
+      <Body text={r.response_body} truncated={r.response_body_truncated} label="Response body" />
+      <h4>Objects it touched</h4>
+      <Table caption="Each as it is now; its section above lists it too" head={["Kind", "Id", "Read it with", "Now"]} empty="None.">
+        {r.links.objects.map((o, i) => {
+          const record = touchedRecord(tenant.state, o, tenant.clock.now());
+          return (
+            <tr data-object={`${o.kind}:${o.id}`}>
+              <td>{o.kind}</td>
+              <td class="mono">
+                <a href={`#${SECTION_OF[o.kind]}`}>{o.id}</a>
+              </td>
+              <td class="mono">{o.url ? `GET ${o.url}` : "—"}</td>
+              <td>
+                {record === null ? (
+                  <span class="muted">gone (the merchant was reset)</span>
+                ) : (
+                  <details>
+                    <summary>Record</summary>
+                    <pre class="mono wrap" id={`object-${r.seq}-${i}`}>{JSON.stringify(record, null, 2)}</pre>
+                  </details>
+                )}
+              </td>
+            </tr>
+          );
+        })}
+      </Table>
+      <h4>Webhooks it caused</h4>
+      <Table caption="Each event and its delivery attempts" head={["Event", "Type", "Status", "Deliveries"]} empty="None.">
+        {r.links.events.map((ev) => (
+          <tr data-event={ev.id}>
+            <td class="mono">
+              <a href="#events">{ev.id}</a>
+            </td>
+            <td>{ev.type ?? "—"}</td>
+            <td>{ev.status ?? "gone"}</td>
+            <td>
+              {deliveries
+                .filter((d) => d.event_id === ev.id)
+                .map((d) => {
+                  const v = deliveryView(d);
+                  return (
+                    <div data-testid="event-delivery">
+                      {when(v.sent_at)} {v.trigger}: {v.status_code !== null ? `HTTP ${v.status_code}` : (v.error ?? v.outcome)} ({v.outcome})
+                      {v.latency_ms === null ? "" : `, ${v.latency_ms} ms`}
+                      {v.fault ? `, fault ${v.fault}` : ""}
+                    </div>
+                  );
+                })}
+              <span class="muted mono">{ev.deliveries_url}</span>
+            </td>
+          </tr>
+        ))}
+      </Table>
+    </div>
+  );
+}

@@ -1,0 +1,145 @@
+/**
+ * The request log's pure parts (domain/request-log.ts, request-log-views.ts), called directly: the ring
+ * and its two bounds (entries and bytes), reading by seq across the wrap, clearing, the log off, key
+ * masking, body cutting, the objects read from an answer, and the list's filters and cursor.
+ */
+import { describe, expect, it } from "vitest";
+import {
+  keepBody,
+  LOGGED_BODY_BYTES,
+  maskKey,
+  REQUEST_LOG_BYTES,
+  RequestLog,
+  touchedObjects,
+  type LoggedRequest,
+} from "../../src/domain/request-log.js";
+import { listRequests, requestLogView } from "../../src/domain/request-log-views.js";
+
+/** A logged request: a GET of the balance answered 200 at `at` ms, unless `over` says otherwise. */
+const entry = (over: Partial<Omit<LoggedRequest, "seq">> = {}): Omit<LoggedRequest, "seq"> => ({
+  request_id: "req",
+  method: "GET",
+  path: "/api/v1/wallet/balance",
+  query: "",
+  operation: "getWalletBalance",
+  request_headers: {},
+  request_body: null,
+  request_body_truncated: false,
+  status: 200,
+  error_code: null,
+  response_body: null,
+  response_body_truncated: false,
+  latency_ms: 1,
+  client_ip: "127.0.0.1",
+  at: 0,
+  wall_at: 0,
+  delivery: "answered",
+  objects: [],
+  events: [],
+  ...over,
+});
+
+const seqs = (entries: Array<{ seq: number }>) => entries.map((e) => e.seq);
+const paging = { page: 1, per_page: 100 };
+
+describe("RequestLog, the ring", () => {
+  it("gives increasing seqs and keeps the newest `capacity` entries, oldest first, round and round", () => {
+    const log = new RequestLog(3);
+    for (let i = 1; i <= 8; i++) expect(log.add(entry()).seq).toBe(i);
+    expect(seqs(log.all())).toEqual([6, 7, 8]);
+    expect(log.size).toBe(3);
+    expect(log.next).toBe(9);
+    expect(log.get(5)).toBeUndefined();
+    expect(log.get(9)).toBeUndefined();
+    expect(log.get(1.5)).toBeUndefined();
+    for (const seq of [6, 7, 8]) expect(log.get(seq)?.seq).toBe(seq);
+  });
+
+  it("drops the oldest entries once their bodies pass REQUEST_LOG_BYTES, whatever their number, keeping at least the newest", () => {
+    const log = new RequestLog(10_000);
+    const body = "x".repeat(LOGGED_BODY_BYTES);
+    const fit = Math.floor(REQUEST_LOG_BYTES / (2 * LOGGED_BODY_BYTES + 512));
+    for (let i = 0; i < fit + 10; i++) log.add(entry({ request_body: body, response_body: body }));
+    expect(log.size).toBe(fit);
+    expect(log.all()[0]!.seq).toBe(11);
+    const huge = new RequestLog(5);
+    huge.add(entry({ response_body: "y".repeat(REQUEST_LOG_BYTES + 1) }));
+    expect(huge.size).toBe(1);
+  });
+
+  it("clear empties it, and seqs go on", () => {
+    const log = new RequestLog(5);
+    log.add(entry());
+    log.add(entry());
+    log.clear();
+    expect(log.all()).toEqual([]);
+    expect(log.get(2)).toBeUndefined();
+    expect(log.add(entry()).seq).toBe(3);
+    expect(seqs(log.all())).toEqual([3]);
+    expect(log.get(3)?.seq).toBe(3);
+  });
+
+  it("with capacity 0 it is off and keeps nothing", () => {
+    const log = new RequestLog(0);
+    log.add(entry());
+    expect(log.enabled).toBe(false);
+    expect(log.all()).toEqual([]);
+    expect(requestLogView(log)).toEqual({ enabled: false, capacity: 0, size: 0, next_seq: 2 });
+  });
+});
+
+describe("what an entry keeps", () => {
+  it("masks a key to its first 8 and last 4 characters, and a short one wholly", () => {
+    expect(maskKey("pk_test_demo_4b1f0c9e7a2d46d1")).toBe("pk_test_…46d1");
+    expect(maskKey("short")).toBe("*****");
+  });
+
+  it("cuts a body at LOGGED_BODY_BYTES and says so", () => {
+    expect(keepBody(null)).toEqual({ body: null, truncated: false });
+    expect(keepBody("{}")).toEqual({ body: "{}", truncated: false });
+    const cut = keepBody("z".repeat(LOGGED_BODY_BYTES + 1));
+    expect(cut.body).toHaveLength(LOGGED_BODY_BYTES);
+    expect(cut.truncated).toBe(true);
+  });
+
+  it("reads the objects from the answer's top level, its data (one or a list), and a card's path id", () => {
+    expect(touchedObjects("createPayout", {}, { success: true, data: { reference: "inv-1" } })).toEqual([{ kind: "payout", id: "inv-1" }]);
+    expect(touchedObjects("listVirtualAccounts", {}, { data: [{ account_number: "1" }, { account_number: "2" }] })).toEqual([
+      { kind: "virtual_account", id: "1" },
+      { kind: "virtual_account", id: "2" },
+    ]);
+    expect(touchedObjects("fundVirtualCard", { id: "3" }, { card_id: 3, transaction_id: "TXN_1" })).toEqual([
+      { kind: "card", id: "3" },
+      { kind: "card_transaction", id: "TXN_1" },
+    ]);
+    expect(touchedObjects("getWalletBalance", {}, { data: { balance: 1 } })).toEqual([]);
+    expect(touchedObjects(null, {}, { data: { reference: "x" } })).toEqual([]);
+  });
+});
+
+describe("listRequests", () => {
+  const log = new RequestLog(100);
+  log.add(entry({ at: 1_000, method: "POST", path: "/api/v1/payout/transfer", operation: "createPayout", status: 201 }));
+  log.add(entry({ at: 2_000, method: "POST", path: "/api/v1/payout/transfer", operation: "createPayout", status: 422, error_code: "VALIDATION_ERROR" }));
+  log.add(entry({ at: 3_000, path: "/api/v1/payout/status", operation: "getPayoutStatus" }));
+  log.add(entry({ at: 4_000, method: "POST", path: "/api/v1/payout/transfer", operation: "createPayout", status: null, delivery: "connection_reset" }));
+  log.add(entry({ at: 5_000, status: 500, error_code: "INTERNAL_ERROR" }));
+
+  it("is newest first; each filter narrows; a reset connection matches no status", () => {
+    expect(seqs(listRequests(log, {}, paging).items)).toEqual([5, 4, 3, 2, 1]);
+    expect(seqs(listRequests(log, { status: [200, 299] }, paging).items)).toEqual([3, 1]);
+    expect(seqs(listRequests(log, { status: [100, 599] }, paging).items)).toEqual([5, 3, 2, 1]);
+    expect(seqs(listRequests(log, { status: [422, 422] }, paging).items)).toEqual([2]);
+    expect(seqs(listRequests(log, { path: "/api/v1/payout/" }, paging).items)).toEqual([4, 3, 2, 1]);
+    expect(seqs(listRequests(log, { error_code: "INTERNAL_ERROR" }, paging).items)).toEqual([5]);
+    expect(seqs(listRequests(log, { operation: "createPayout", since: 2_000, until: 4_000 }, paging).items)).toEqual([4, 2]);
+  });
+
+  it("with `after` is oldest first from the cursor, and pages count what passes the filters", () => {
+    expect(seqs(listRequests(log, { after: 2 }, paging).items)).toEqual([3, 4, 5]);
+    const page = listRequests(log, { after: 0, operation: "createPayout" }, { page: 2, per_page: 2 });
+    expect(seqs(page.items)).toEqual([4]);
+    expect(page.pagination).toEqual({ current_page: 2, per_page: 2, total_pages: 2, total: 3 });
+    expect(listRequests(log, { after: 5 }, paging).items).toEqual([]);
+  });
+});
