@@ -18,8 +18,13 @@ const sidebarId = (tag: string, method: string, path: string) =>
 
 const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 
-/** Deleting the demo merchant ends the others' state: it goes last. */
-const ordered = [...operations].sort((a, b) => Number(a.op.operationId === "deleteMerchant") - Number(b.op.operationId === "deleteMerchant"));
+/**
+ * What the snapshot put back before each request cannot undo goes last: clearing the request log (it is
+ * traffic, not state, so a GET of one request after it finds none), then deleting the demo merchant.
+ */
+const LAST = ["clearRequests", "deleteMerchant"];
+const rank = (op: { operationId?: string }) => LAST.indexOf(op.operationId ?? "") + 1;
+const ordered = [...operations].sort((a, b) => rank(a.op) - rank(b.op));
 
 /** The request Scalar sends for `method path` (path parameters filled in) and its response. */
 function nextResponse(page: Page, method: string, template: string): Promise<Response> {
