@@ -4,15 +4,13 @@
  * requests as they come, until SIGINT. Lines go to stdout (JSON lines with `--json`), notices to stderr.
  */
 import { parseArgs } from "node:util";
+import { CONNECTION_OPTIONS, connectionFrom, type Connection } from "./connection.js";
 import type { requestLogView, requestSummaryView } from "../domain/request-log-views.js";
 
 type Summary = ReturnType<typeof requestSummaryView>;
 type LogState = ReturnType<typeof requestLogView>;
 
-export interface LogsOptions {
-  url: string;
-  key: string;
-  secret: string;
+export interface LogsOptions extends Connection {
   follow: boolean;
   json: boolean;
   /** Seconds between polls with --follow. */
@@ -47,9 +45,7 @@ export function parseLogsArgs(argv: string[], env: NodeJS.ProcessEnv): { options
       options: {
         follow: { type: "boolean", short: "f", default: false },
         json: { type: "boolean", default: false },
-        url: { type: "string" },
-        key: { type: "string" },
-        secret: { type: "string" },
+        ...CONNECTION_OPTIONS,
         status: { type: "string" },
         path: { type: "string" },
         "error-code": { type: "string" },
@@ -57,11 +53,8 @@ export function parseLogsArgs(argv: string[], env: NodeJS.ProcessEnv): { options
         interval: { type: "string", default: "1" },
       },
     });
-    const url = (values.url ?? env.MERCHANT_SANDBOX_URL ?? "http://127.0.0.1:4010").replace(/\/+$/, "");
-    if (!/^https?:\/\/[^/]/.test(url)) return { error: `--url must be an http:// or https:// URL, not ${url}` };
-    const key = values.key ?? env.MERCHANT_SANDBOX_API_KEY;
-    const secret = values.secret ?? env.MERCHANT_SANDBOX_API_SECRET;
-    if (!key || !secret) return { error: "the merchant's keys are needed: --key and --secret, or MERCHANT_SANDBOX_API_KEY and MERCHANT_SANDBOX_API_SECRET" };
+    const conn = connectionFrom(values, env);
+    if ("error" in conn) return conn;
     const interval = Number(values.interval);
     if (!Number.isFinite(interval) || interval < 0.05 || interval > 60) return { error: `--interval must be a number of seconds from 0.05 to 60, not ${values.interval}` };
     const filters: Record<string, string> = {};
@@ -69,7 +62,7 @@ export function parseLogsArgs(argv: string[], env: NodeJS.ProcessEnv): { options
       const value = values[flag];
       if (value !== undefined) filters[field] = value;
     }
-    return { options: { url, key, secret, follow: values.follow!, json: values.json!, interval, filters } };
+    return { options: { ...conn, follow: values.follow!, json: values.json!, interval, filters } };
   } catch (err) {
     return { error: (err as Error).message };
   }
