@@ -2,7 +2,8 @@
 /**
  * The dashboard's "Integration checks" section: the report of GET /sandbox/v1/checks (the same
  * evaluation), fired rules first with their evidence. Each request is named by its seq in the request
- * log (`data-request-seq`, GET /sandbox/v1/requests/{seq}), each delivery by its id.
+ * log (`data-request-seq`, GET /sandbox/v1/requests/{seq}), with a button that opens it in the Logs
+ * view; each delivery by its id.
  */
 import type { CheckResult } from "../domain/checks.js";
 import { integrationChecks } from "../engine/integration-checks.js";
@@ -16,7 +17,9 @@ function Evidence({ rule }: { rule: CheckResult }) {
     <ul>
       {requests.map((r) => (
         <li data-request-seq={String(r.seq)}>
-          <span class="mono">#{r.seq} {r.method} {r.path} → {r.status ?? "reset"}{r.error_code ? ` ${r.error_code}` : ""}</span>: {r.note}
+          <span class="mono">#{r.seq} {r.method} {r.path} → {r.status ?? "reset"}{r.error_code ? ` ${r.error_code}` : ""}</span>: {r.note}{" "}
+          {/* Opens the request whole in the Logs view (the dashboard's script handles data-request anywhere). */}
+          <button type="button" class="secondary" data-request={String(r.seq)} aria-label={`Open request ${r.seq} in the Logs view`}>Open</button>
         </li>
       ))}
       {deliveries.map((d) => (

@@ -1,7 +1,7 @@
 /**
  * The dashboard's "Integration checks" section in chromium: after a merchant's code makes a mistake,
  * the section shows the failing verdict and the fired rule with the request that fired it (its seq in
- * the request log), under the page's Content-Security-Policy.
+ * the request log, which opens it whole in the Logs view), under the page's Content-Security-Policy.
  */
 import { describe, expect, it } from "vitest";
 import { merchantAt, openPage, SCREENSHOTS, SKIP_BROWSER, useBrowserSandbox } from "./browser.js";
@@ -26,6 +26,9 @@ describe.skipIf(SKIP_BROWSER)("dashboard: integration checks", () => {
     const fired = section.locator("tr[data-check='transfer-to-unverified-account']");
     expect(await fired.textContent()).toContain("A transfer to an account never verified");
     expect(await fired.locator("[data-request-seq='1']").textContent()).toContain("#1 POST /api/v1/payout/transfer → 201");
+    // The evidence opens the request whole in the Logs view.
+    await fired.locator("[data-request-seq='1']").getByRole("button", { name: "Open request 1 in the Logs view" }).click();
+    await expect.poll(() => page.locator("#request-detail").textContent()).toContain("inv-1");
     await section.getByText(/Rules that did not fire/).click();
     expect(await section.locator("li[data-check='secret-key-in-browser']").textContent()).toContain("passed");
     await section.screenshot({ path: `${SCREENSHOTS}/dashboard-checks.png` });
