@@ -33,7 +33,7 @@ describe.skipIf(SKIP_BROWSER)("dashboard Logs view", () => {
     expect(await page.locator("[data-request-row='2'] [data-testid=request-status]").textContent()).toBe("422");
     expect(await page.locator("[data-request-row='2']").textContent()).toContain("VALIDATION_ERROR");
 
-    await page.getByRole("button", { name: "Open request 5" }).click();
+    await page.getByRole("button", { name: "Open request 5", exact: true }).click();
     const detail = page.locator("[data-testid=request-detail]");
     await expect.poll(() => detail.locator("h3").textContent()).toContain("Request 5: GET");
     expect(await page.evaluate("document.activeElement && document.activeElement.id")).toBe("request-detail-heading");
@@ -59,7 +59,7 @@ describe.skipIf(SKIP_BROWSER)("dashboard Logs view", () => {
     await detail.getByRole("button", { name: "Close" }).click();
     expect(await detail.count()).toBe(0);
 
-    await page.getByRole("button", { name: "Open request 2" }).click();
+    await page.getByRole("button", { name: "Open request 2", exact: true }).click();
     await expect.poll(() => detail.locator("[data-testid=request-body]").textContent()).toContain('"amount": 1.005');
     expect(await detail.textContent()).toContain("VALIDATION_ERROR");
 

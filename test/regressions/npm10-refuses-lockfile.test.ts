@@ -14,7 +14,8 @@ import { afterAll, describe, expect, it } from "vitest";
 import { startServerProcess } from "../support/processes.js";
 
 const root = mkdtempSync(join(tmpdir(), "msb-docker-"));
-afterAll(() => rmSync(root, { recursive: true, force: true }));
+// Removing a whole node_modules can take longer than the default 10 s hook time on a busy machine.
+afterAll(() => rmSync(root, { recursive: true, force: true }), 120_000);
 
 interface Instruction {
   op: string;
