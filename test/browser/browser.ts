@@ -3,7 +3,8 @@
  * tests fail in CI (CI=true: .ci/run installs it) and are skipped locally, with a loud message. Beside
  * it: a real server for a test file, and merchants signed up on it.
  */
-import { existsSync, mkdirSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync } from "node:fs";
+import { createRequire } from "node:module";
 import { chromium, type Browser, type Page } from "playwright-core";
 import { afterAll, beforeAll, expect } from "vitest";
 import { parseSettings } from "../../src/config.js";
@@ -66,16 +67,21 @@ export function useBrowserSandbox(): { readonly sandbox: RunningSandbox; readonl
 }
 
 /**
- * Opens `url` in a new page of the file's chromium (viewport `width` x 900) and checks the page came
- * with its nonce CSP. From the first document on it records the CSP violations (watchCsp) and every
- * request that leaves the file's sandbox (data: URLs aside): `external`, which must stay empty.
+ * Opens `url` in a new page of the file's chromium (viewport `width` x `height`, 900 unless given) and
+ * checks the page came with its nonce CSP. From the first document on it records the CSP violations
+ * (watchCsp) and every request that leaves the file's sandbox (data: URLs aside): `external`, which
+ * must stay empty. `clipboard`: the page may read and write the clipboard (copy buttons).
  */
 export async function openPage(
   on: { readonly sandbox: RunningSandbox; readonly browser: Browser },
   url: string,
   width = 390,
+  options: { height?: number; clipboard?: boolean } = {},
 ): Promise<{ page: Page; violations: string[]; external: string[]; status: number }> {
-  const page = await on.browser.newPage({ viewport: { width, height: 900 } });
+  const context = await on.browser.newContext({ viewport: { width, height: options.height ?? 900 } });
+  if (options.clipboard) await context.grantPermissions(["clipboard-read", "clipboard-write"], { origin: on.sandbox.url });
+  const page = await context.newPage();
+  page.on("close", () => void context.close());
   const violations = await watchCsp(page);
   const external: string[] = [];
   page.on("request", (r) => {
@@ -84,6 +90,21 @@ export async function openPage(
   const res = await page.goto(url);
   expect(res!.headers()["content-security-policy"]).toMatch(/script-src 'self' 'nonce-/);
   return { page, violations, external, status: res!.status() };
+}
+
+const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8");
+
+/**
+ * axe-core's critical and serious violations on the page as it is now, one line each (rule, impact,
+ * first target). Evaluated through the DevTools protocol, so the page's CSP neither blocks nor reports it.
+ */
+export async function axeViolations(page: Page): Promise<string[]> {
+  await page.evaluate(AXE_SOURCE);
+  const found = (await page.evaluate(`axe.run(document).then((r) => r.violations.map((v) => ({
+    id: v.id, impact: v.impact, target: v.nodes.map((n) => String(n.target)).slice(0, 3).join(" | "), help: v.help })))`)) as {
+    id: string; impact: string | null; target: string; help: string;
+  }[];
+  return found.filter((v) => v.impact === "critical" || v.impact === "serious").map((v) => `${v.id} (${v.impact}) at ${v.target}: ${v.help}`);
 }
 
 /** A merchant signed up on a running server (signUpAt: asserts 201), and `api`: a request as that merchant, resolving to the reply's JSON body. */
