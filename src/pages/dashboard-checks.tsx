@@ -51,7 +51,7 @@ export function Checks({ tenant }: { tenant: Tenant }) {
         delivery attempt(s) and {x.events} event(s); {x.credits_reported === null ? "no credit report (PUT /sandbox/v1/checks/credits)" : `a credit report of ${x.credits_reported}`}.
         The same report: <span class="mono">merchant-sandbox check</span>, GET /sandbox/v1/checks.
       </p>
-      <Table caption="Fired rules, the most severe first" head={["Severity", "Rule", "Times", "Evidence"]} empty="No rule fired.">
+      <Table label="Fired rules" caption="Fired rules, the most severe first" head={["Severity", "Rule", "Times", "Evidence"]} empty="No rule fired.">
         {fired.map((r) => (
           <tr data-check={r.id}>
             <td>{r.severity}</td>

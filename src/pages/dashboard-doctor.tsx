@@ -21,7 +21,7 @@ function LastRun({ card }: { card: Scorecard }) {
         Last run {card.started_at.replace("T", " ").replace(/\.\d+Z$/, "Z")} against <span class="mono">{card.endpoint}</span>, in {card.duration_ms} ms
         {card.records_url ? <>; credits checked against <span class="mono">{card.records_url}</span></> : "; credits not checked (no records URL)"}
       </p>
-      <div class="scroll-x">
+      <div class="scroll-x" tabindex={0} role="region" aria-label="Webhook doctor cases table">
         <table>
           <caption class="muted">Each case: what was sent, what a correct receiver does, and why</caption>
           <thead>

@@ -34,13 +34,18 @@ function Action(props: { post: string; body?: unknown; label: string; method?: s
   );
 }
 
-export function Table(props: { caption: string; head: string[]; empty: string; children?: Child }) {
+/**
+ * `label` names the table for the region around it ("Payouts" gives "Payouts table", apart from the
+ * section of the same name): the region scrolls sideways on a phone, so it takes
+ * the keyboard focus (a keyboard user scrolls it with the arrow keys) and a screen reader says what it is.
+ */
+export function Table(props: { label: string; caption: string; head: string[]; empty: string; children?: Child }) {
   const rows = props.children;
   const none = Array.isArray(rows) && rows.length === 0;
   return none ? (
     <p class="muted">{props.empty}</p>
   ) : (
-    <div class="scroll-x">
+    <div class="scroll-x" tabindex={0} role="region" aria-label={`${props.label} table`}>
       <table>
         <caption class="muted">{props.caption}</caption>
         <thead>
@@ -87,7 +92,7 @@ export function Overview({ tenant }: { tenant: Tenant }) {
 
 export function Ledger({ tenant }: { tenant: Tenant }) {
   return (
-    <Table caption="Newest first (last 50)" head={["#", "When", "Kind", "Amount", "Balance after", "Transaction", "Description"]} empty="No ledger entries.">
+    <Table label="Ledger" caption="Newest first (last 50)" head={["#", "When", "Kind", "Amount", "Balance after", "Transaction", "Description"]} empty="No ledger entries.">
       {newestFirst(tenant.state.ledger).map((entry) => {
         const e = ledgerEntryView(entry);
         return (
@@ -109,7 +114,7 @@ export function Ledger({ tenant }: { tenant: Tenant }) {
 export function VirtualAccounts({ tenant }: { tenant: Tenant }) {
   return (
     <div>
-      <Table caption="Dedicated accounts" head={["Account", "Name", "Reference", "Created", "Simulate a transfer in"]} empty="No virtual accounts yet.">
+      <Table label="Virtual accounts" caption="Dedicated accounts" head={["Account", "Name", "Reference", "Created", "Simulate a transfer in"]} empty="No virtual accounts yet.">
         {[...tenant.state.virtualAccounts.values()].map((a) => {
           const v = virtualAccountView(a);
           return (
@@ -147,7 +152,7 @@ export function PaymentLinks({ tenant, baseUrl }: { tenant: Tenant; baseUrl: str
   const now = tenant.clock.now();
   return (
     <div>
-      <Table caption="Newest first" head={["Reference", "Amount", "Status", "Expires", "Paid at", ""]} empty="No payment links yet.">
+      <Table label="Payment links" caption="Newest first" head={["Reference", "Amount", "Status", "Expires", "Paid at", ""]} empty="No payment links yet.">
         {newestFirst(tenant.state.checkouts.values()).map((c) => {
           const v = checkoutView(c, now);
           return (
@@ -175,7 +180,7 @@ export function PaymentLinks({ tenant, baseUrl }: { tenant: Tenant; baseUrl: str
 
 export function Payouts({ tenant }: { tenant: Tenant }) {
   return (
-    <Table caption="Newest first" head={["Reference", "Amount", "Fee", "Status", "Account", "Created", "Processed", "Error", "Actions"]} empty="No payouts yet.">
+    <Table label="Payouts" caption="Newest first" head={["Reference", "Amount", "Fee", "Status", "Account", "Created", "Processed", "Error", "Actions"]} empty="No payouts yet.">
       {newestFirst(tenant.state.payouts.values()).map((p) => {
         const v = payoutStatusView(p);
         const base = `/sandbox/v1/payouts/${encodeURIComponent(v.reference)}`;
@@ -202,7 +207,7 @@ export function Payouts({ tenant }: { tenant: Tenant }) {
 
 export function Vtu({ tenant }: { tenant: Tenant }) {
   return (
-    <Table caption="Newest first" head={["Reference", "Service", "Amount", "Status", "Description", "Date", "Actions"]} empty="No VTU purchases yet.">
+    <Table label="VTU purchases" caption="Newest first" head={["Reference", "Service", "Amount", "Status", "Description", "Date", "Actions"]} empty="No VTU purchases yet.">
       {newestFirst(tenant.state.vtu.values()).map((p) => {
         const v = vtuRecordView(p);
         return (
@@ -229,7 +234,7 @@ export function Cards({ tenant }: { tenant: Tenant }) {
   return (
     <div>
       <h3>Cardholders</h3>
-      <Table caption="" head={["ID", "Name", "Email", "KYC", ""]} empty="No cardholders yet.">
+      <Table label="Cardholders" caption="" head={["ID", "Name", "Email", "KYC", ""]} empty="No cardholders yet.">
         {[...tenant.state.cardholders.values()].map((h) => {
           const v = cardholderView(h);
           return (
@@ -244,7 +249,7 @@ export function Cards({ tenant }: { tenant: Tenant }) {
         })}
       </Table>
       <h3>Cards</h3>
-      <Table caption="" head={["ID", "Brand", "Card", "Balance (USD)", "Status", "Actions"]} empty="No cards yet.">
+      <Table label="Cards" caption="" head={["ID", "Brand", "Card", "Balance (USD)", "Status", "Actions"]} empty="No cards yet.">
         {[...tenant.state.cards.values()].map((c) => {
           const v = cardView(c);
           const base = `/api/v1/virtual-cards/${v.card_id}`;
@@ -279,7 +284,7 @@ export function Events({ tenant }: { tenant: Tenant }) {
   return (
     <div>
       <h3>Events</h3>
-      <Table caption="Newest first" head={["Event", "Type", "Transaction", "Status", "Attempts", "Created", ""]} empty="No events yet.">
+      <Table label="Events" caption="Newest first" head={["Event", "Type", "Transaction", "Status", "Attempts", "Created", ""]} empty="No events yet.">
         {newestFirst(tenant.state.events.values()).map((e) => {
           const v = eventView(e);
           return (
@@ -301,7 +306,7 @@ export function Events({ tenant }: { tenant: Tenant }) {
       ) : (
         <p class="muted">No webhook URL set: events are logged but not delivered.</p>
       )}
-      <Table caption="Newest first" head={["Sent", "Event", "Trigger", "Result", "Latency", "Fault", "Next retry", "Details"]} empty="No deliveries yet.">
+      <Table label="Webhook deliveries" caption="Newest first" head={["Sent", "Event", "Trigger", "Result", "Latency", "Fault", "Next retry", "Details"]} empty="No deliveries yet.">
         {newestFirst(tenant.state.deliveries).map((d) => {
           const v = deliveryView(d);
           return (
@@ -336,7 +341,7 @@ export function Outcomes({ tenant }: { tenant: Tenant }) {
   const targets = Object.keys(OUTCOMES) as Array<keyof typeof OUTCOMES>;
   return (
     <div>
-      <Table caption="The newest matching rule wins" head={["ID", "Target", "Match", "Outcome", "Delay (s)", "Uses left", ""]} empty="No outcome rules.">
+      <Table label="Outcome rules" caption="The newest matching rule wins" head={["ID", "Target", "Match", "Outcome", "Delay (s)", "Uses left", ""]} empty="No outcome rules.">
         {[...tenant.state.outcomeRules].reverse().map((r) => (
           <tr>
             <td class="mono">{r.id}</td>

@@ -42,6 +42,7 @@ export function RequestLogList({ tenant }: { tenant: Tenant }) {
         <span class="mono">merchant-sandbox logs --follow</span>.
       </p>
       <Table
+        label="Requests"
         caption={pagination.total > SHOWN ? `Newest first (last ${SHOWN})` : "Newest first"}
         head={["#", "Time", "Method", "Path", "Status", "Error code", "Latency", ""]}
         empty="No API requests yet. Requests to /api/v1 with this merchant's keys appear here."
@@ -122,7 +123,7 @@ export function RequestDetail({ tenant, seq }: { tenant: Tenant; seq: number }) 
         <dd class="mono">{r.request_id}</dd>
       </dl>
       <h4>Request headers</h4>
-      <Table caption="The secret is never kept; the key is masked" head={["Header", "Value"]} empty="No headers.">
+      <Table label="Request headers" caption="The secret is never kept; the key is masked" head={["Header", "Value"]} empty="No headers.">
         {Object.entries(r.request_headers).map(([name, value]) => (
           <tr>
             <td class="mono">{name}</td>
@@ -133,7 +134,7 @@ export function RequestDetail({ tenant, seq }: { tenant: Tenant; seq: number }) 
       <Body text={r.request_body} truncated={r.request_body_truncated} label="Request body" />
       <Body text={r.response_body} truncated={r.response_body_truncated} label="Response body" />
       <h4>Objects it touched</h4>
-      <Table caption="Each as it is now; its section above lists it too" head={["Kind", "Id", "Read it with", "Now"]} empty="None.">
+      <Table label="Objects touched" caption="Each as it is now; its section above lists it too" head={["Kind", "Id", "Read it with", "Now"]} empty="None.">
         {r.links.objects.map((o, i) => {
           const record = touchedRecord(tenant.state, o, tenant.clock.now());
           return (
@@ -158,7 +159,7 @@ export function RequestDetail({ tenant, seq }: { tenant: Tenant; seq: number }) 
         })}
       </Table>
       <h4>Webhooks it caused</h4>
-      <Table caption="Each event and its delivery attempts" head={["Event", "Type", "Status", "Deliveries"]} empty="None.">
+      <Table label="Webhooks caused" caption="Each event and its delivery attempts" head={["Event", "Type", "Status", "Deliveries"]} empty="None.">
         {r.links.events.map((ev) => (
           <tr data-event={ev.id}>
             <td class="mono">

@@ -39,8 +39,8 @@ const SECTIONS: Array<{ id: string; title: string; render: (t: Tenant, baseUrl: 
 
 function Shell(props: { nonce: string }) {
   return (
-    <Page title="merchant-sandbox dashboard" nonce={props.nonce} script={DASHBOARD_SCRIPT} wide>
-      <main>
+    <Page title="merchant-sandbox dashboard" nonce={props.nonce} script={DASHBOARD_SCRIPT} wide skipTo="content">
+      <main id="content" tabindex={-1}>
         <h1>merchant-sandbox dashboard</h1>
         <section class="card" id="signin" aria-labelledby="signin-heading">
           <h2 id="signin-heading">Sign in with your API keys</h2>
@@ -63,8 +63,10 @@ function Shell(props: { nonce: string }) {
           <div id="toast" role="status" aria-live="polite"></div>
           {SECTIONS.map((s) => (
             <section class="card" id={s.id} aria-labelledby={`${s.id}-heading`}>
-              <h2 id={`${s.id}-heading`}>{s.title}</h2>
+              <h2 id={`${s.id}-heading`} tabindex={-1}>{s.title}</h2>
               <div data-section={s.id}>Loading…</div>
+              {/* Outside the refreshed fragment, so the result of an action outlives the refresh it causes. */}
+              <div class="action-result" id={`${s.id}-result`} role="status" aria-live="polite" tabindex={-1}></div>
               {s.after}
             </section>
           ))}
@@ -107,7 +109,17 @@ const DASHBOARD_SCRIPT = String.raw`
     for (var k in extra) h[k] = extra[k];
     return h;
   }
-  function toast(kind, text) { var t = document.getElementById("toast"); t.className = kind; t.textContent = text; }
+  // An action's result goes to its section's result slot (else the page's toast) and takes the focus:
+  // the control that was used may be replaced by the refresh the action causes.
+  function resultSlot(origin) {
+    var section = origin && origin.closest && origin.closest("section");
+    return (section && section.querySelector(".action-result")) || document.getElementById("toast");
+  }
+  function show(slot, kind, text, focus) {
+    slot.className = (slot.id === "toast" ? "" : "action-result ") + kind;
+    slot.textContent = text;
+    if (focus) { slot.setAttribute("tabindex", "-1"); slot.focus(); }
+  }
   function load() {
     var nodes = document.querySelectorAll("[data-section]");
     return Promise.all(Array.prototype.map.call(nodes, function (node) {
@@ -117,27 +129,31 @@ const DASHBOARD_SCRIPT = String.raw`
       }).then(function (html) { node.innerHTML = html; });
     }));
   }
-  function send(path, method, body) {
-    toast("notice", "Working…");
+  function send(path, method, body, origin) {
+    var slot = resultSlot(origin);
+    show(slot, "notice", "Working…", false);
     return fetch(path, { method: method, headers: headers(body === undefined ? {} : { "content-type": "application/json" }), body: body === undefined ? undefined : JSON.stringify(body) })
       .then(function (r) { return r.json().then(function (json) { return { ok: r.ok, json: json }; }); })
       .then(function (res) {
-        toast(res.ok ? "success" : "error", res.ok ? (res.json.message || "Done.") : (res.json.message || "Refused."));
+        show(slot, res.ok ? "success" : "error", res.ok ? (res.json.message || "Done.") : (res.json.message || "Refused."), true);
         return load();
       })
-      .catch(function () { toast("error", "The sandbox could not be reached."); });
+      .catch(function () { show(slot, "error", "The sandbox could not be reached.", true); });
   }
   function signOut(message) {
     sessionStorage.removeItem(KEY);
     document.getElementById("request-detail").innerHTML = "";
+    Array.prototype.forEach.call(document.querySelectorAll(".action-result"), function (slot) { slot.className = "action-result"; slot.textContent = ""; });
     document.getElementById("app").hidden = true;
     document.getElementById("signin").hidden = false;
     document.getElementById("signin-error").className = message ? "error" : "";
     document.getElementById("signin-error").textContent = message || "";
   }
-  function start() {
+  // After sign-in the focus goes to the first section: the sign-in form it was in is now hidden.
+  function start(focusFirst) {
     document.getElementById("signin").hidden = true;
     document.getElementById("app").hidden = false;
+    if (focusFirst) document.querySelector("#app section h2").focus();
     load();
   }
   document.getElementById("signin-form").addEventListener("submit", function (event) {
@@ -148,14 +164,14 @@ const DASHBOARD_SCRIPT = String.raw`
       if (!r.ok) { signOut("Those keys do not match a merchant."); return; }
       sessionStorage.setItem(KEY, JSON.stringify(c));
       form.reset();
-      start();
+      start(true);
     });
   });
   document.addEventListener("click", function (event) {
     var button = event.target.closest && event.target.closest("button[data-post]");
     if (!button) return;
     var body = button.getAttribute("data-body");
-    send(button.getAttribute("data-post"), button.getAttribute("data-method") || "POST", body ? JSON.parse(body) : undefined);
+    send(button.getAttribute("data-post"), button.getAttribute("data-method") || "POST", body ? JSON.parse(body) : undefined, button);
   });
   document.addEventListener("submit", function (event) {
     var form = event.target;
@@ -166,7 +182,7 @@ const DASHBOARD_SCRIPT = String.raw`
       if (!el.name || el.value === "") return;
       body[el.name] = el.type === "number" ? Number(el.value) : el.value;
     });
-    send(form.getAttribute("data-post"), "POST", body);
+    send(form.getAttribute("data-post"), "POST", body, form);
   });
   // The Logs view: open one request, close it.
   function openRequest(seq) {
@@ -191,6 +207,6 @@ const DASHBOARD_SCRIPT = String.raw`
     var active = document.activeElement;
     if (creds() && !(active && active.closest && active.closest("form"))) load();
   }, 5000);
-  if (creds()) start();
+  if (creds()) start(false);
 })();
 `;

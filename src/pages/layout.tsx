@@ -24,7 +24,9 @@ dl.details dt { color:var(--muted); } dl.details dd { margin:0; font-weight:600;
 .status.expired, .status.failed { background:#fde2e4; color:var(--bad); }
 button, .button { font: inherit; border:0; border-radius:8px; padding:10px 16px; background:var(--brand); color:var(--brand-ink); cursor:pointer; font-weight:600; }
 button.secondary { background:#e2e8f0; color:var(--ink); } button:disabled { opacity:.6; cursor:not-allowed; }
-button:focus-visible, input:focus-visible, select:focus-visible, a:focus-visible { outline:3px solid #1d4ed8; outline-offset:2px; }
+button:focus-visible, input:focus-visible, select:focus-visible, a:focus-visible, [tabindex]:focus-visible { outline:3px solid #1d4ed8; outline-offset:2px; }
+.skip-link { position:absolute; left:8px; top:-60px; z-index:10; background:var(--card); color:var(--ink); padding:8px 12px; border-radius:8px; font-weight:600; }
+.skip-link:focus { top:8px; }
 label { display:block; font-weight:600; margin:8px 0 4px; }
 input, select { font:inherit; padding:8px 10px; border:1px solid #8896a8; border-radius:8px; width:100%; background:#fff; color:var(--ink); }
 .row { display:flex; gap:8px; flex-wrap:wrap; align-items:flex-end; }
@@ -39,8 +41,12 @@ code, .mono { font-family: ui-monospace, SFMono-Regular, Menlo, monospace; }
 .w-s { width:90px; } .w-m { width:110px; } .w-l { width:140px; } .w-xl { width:min(360px, 100%); }
 `;
 
-/** `nonce`: the response's CSP nonce (cspNonce(c)); the inline style and script run only with it. */
-export function Page(props: { title: string; nonce: string; css?: string; script?: string; wide?: boolean; children?: Child }) {
+/**
+ * `nonce`: the response's CSP nonce (cspNonce(c)); the inline style and script run only with it.
+ * `skipTo`: the id of the main content; a "Skip to content" link to it is then the first Tab stop, so a
+ * keyboard user need not tab through the banner and navigation on every visit.
+ */
+export function Page(props: { title: string; nonce: string; css?: string; script?: string; wide?: boolean; skipTo?: string; children?: Child }) {
   return (
     <>
     {raw("<!doctype html>")}
@@ -52,6 +58,7 @@ export function Page(props: { title: string; nonce: string; css?: string; script
         <style nonce={props.nonce}>{raw(BASE_CSS + (props.css ?? "") + (props.wide ? "main{max-width:1100px}" : ""))}</style>
       </head>
       <body>
+        {props.skipTo ? <a class="skip-link" href={`#${props.skipTo}`}>Skip to content</a> : null}
         <div class="sandbox-banner" role="note">Sandbox: no real money moves</div>
         {props.children}
         {props.script ? <script nonce={props.nonce}>{raw(props.script)}</script> : null}
