@@ -97,10 +97,12 @@ const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve("axe-core
 /**
  * axe-core's critical and serious violations on the page as it is now, one line each (rule, impact,
  * first target). Evaluated through the DevTools protocol, so the page's CSP neither blocks nor reports it.
+ * `exclude`: CSS selectors of third-party nodes we cannot change (name them at the call).
  */
-export async function axeViolations(page: Page): Promise<string[]> {
+export async function axeViolations(page: Page, exclude: string[] = []): Promise<string[]> {
   await page.evaluate(AXE_SOURCE);
-  const found = (await page.evaluate(`axe.run(document).then((r) => r.violations.map((v) => ({
+  const context = exclude.length ? `{ include: [["html"]], exclude: ${JSON.stringify(exclude.map((s) => [s]))} }` : "document";
+  const found = (await page.evaluate(`axe.run(${context}).then((r) => r.violations.map((v) => ({
     id: v.id, impact: v.impact, target: v.nodes.map((n) => String(n.target)).slice(0, 3).join(" | "), help: v.help })))`)) as {
     id: string; impact: string | null; target: string; help: string;
   }[];
