@@ -81,7 +81,8 @@ export async function openPage(
   const context = await on.browser.newContext({ viewport: { width, height: options.height ?? 900 } });
   if (options.clipboard) await context.grantPermissions(["clipboard-read", "clipboard-write"], { origin: on.sandbox.url });
   const page = await context.newPage();
-  page.on("close", () => void context.close());
+  // Closing the browser closes its pages too, and then this context is gone already.
+  page.on("close", () => void context.close().catch(() => undefined));
   const violations = await watchCsp(page);
   const external: string[] = [];
   page.on("request", (r) => {
