@@ -18,9 +18,18 @@ import { Checks } from "./dashboard-checks.js";
 import type { DoctorDesk } from "../doctor/desk.js";
 import { WebhookDoctor } from "./dashboard-doctor.js";
 import { baseUrl } from "../http/base-url.js";
+import { ApiKeys, SETTINGS_SCRIPT, WebhookSettings } from "./dashboard-settings.js";
 
-/** `after`: what the section holds below its refreshed content (kept through the refreshes). */
-const SECTIONS: Array<{ id: string; title: string; render: (t: Tenant, baseUrl: string, doctor: DoctorDesk) => Child; after?: Child }> = [
+/**
+ * `render`: the section's server fragment, refreshed. `body` instead: markup the script fills in and
+ * never replaces (the settings sections, whose secrets stay out of server HTML).
+ * `after`: what the section holds below its refreshed content (kept through the refreshes).
+ */
+type Section = { id: string; title: string; after?: Child } & (
+  | { render: (t: Tenant, baseUrl: string, doctor: DoctorDesk) => Child; body?: never }
+  | { body: Child; render?: never }
+);
+const SECTIONS: Section[] = [
   { id: "overview", title: "Wallet and clock", render: (t) => <Overview tenant={t} /> },
   { id: "payouts", title: "Payouts", render: (t) => <Payouts tenant={t} /> },
   { id: "links", title: "Payment links", render: (t, base) => <PaymentLinks tenant={t} baseUrl={base} /> },
@@ -35,6 +44,9 @@ const SECTIONS: Array<{ id: string; title: string; render: (t: Tenant, baseUrl: 
   { id: "ledger", title: "Ledger", render: (t) => <Ledger tenant={t} /> },
   // Integration checks (issue 15).
   { id: "checks", title: "Integration checks", render: (t) => <Checks tenant={t} /> },
+  // Issue 16: the spec's "API Keys" and "Webhook Settings" pages.
+  { id: "api-keys", title: "API Keys", body: <ApiKeys /> },
+  { id: "webhook-settings", title: "Webhook Settings", body: <WebhookSettings /> },
 ];
 
 function Shell(props: { nonce: string }) {
@@ -64,7 +76,7 @@ function Shell(props: { nonce: string }) {
           {SECTIONS.map((s) => (
             <section class="card" id={s.id} aria-labelledby={`${s.id}-heading`}>
               <h2 id={`${s.id}-heading`} tabindex={-1}>{s.title}</h2>
-              <div data-section={s.id}>Loading…</div>
+              {s.render ? <div data-section={s.id}>Loading…</div> : s.body}
               {/* Outside the refreshed fragment, so the result of an action outlives the refresh it causes. */}
               <div class="action-result" id={`${s.id}-result`} role="status" aria-live="polite" tabindex={-1}></div>
               {s.after}
@@ -90,7 +102,7 @@ export function dashboardRoutes(opts: { registry: Registry; driver: ClockDriver;
   });
   app.get("/dashboard/fragments/:section", async (c) => {
     const section = SECTIONS.find((s) => s.id === c.req.param("section"));
-    if (!section) return c.html(<p class="error">Unknown section.</p>, 404);
+    if (!section?.render) return c.html(<p class="error">Unknown section.</p>, 404);
     const tenant = c.var.tenant;
     await opts.driver.catchUpForRead(tenant);
     return c.html(<>{section.render(tenant, baseUrl(opts.publicUrl, c.req.url), opts.doctor)}</>);
@@ -142,6 +154,7 @@ const DASHBOARD_SCRIPT = String.raw`
   }
   function signOut(message) {
     sessionStorage.removeItem(KEY);
+    clearSettings();
     document.getElementById("request-detail").innerHTML = "";
     Array.prototype.forEach.call(document.querySelectorAll(".action-result"), function (slot) { slot.className = "action-result"; slot.textContent = ""; });
     document.getElementById("app").hidden = true;
@@ -154,6 +167,7 @@ const DASHBOARD_SCRIPT = String.raw`
     document.getElementById("signin").hidden = true;
     document.getElementById("app").hidden = false;
     if (focusFirst) document.querySelector("#app section h2").focus();
+    loadSettings();
     load();
   }
   document.getElementById("signin-form").addEventListener("submit", function (event) {
@@ -201,6 +215,7 @@ const DASHBOARD_SCRIPT = String.raw`
     if (button.hasAttribute("data-request")) openRequest(button.getAttribute("data-request"));
     else document.getElementById("request-detail").innerHTML = "";
   });
+${SETTINGS_SCRIPT}
   document.getElementById("refresh").addEventListener("click", load);
   document.getElementById("signout").addEventListener("click", function () { signOut(""); });
   setInterval(function () {
