@@ -22,6 +22,23 @@ export const DEMO = {
 /** The time every example shows: the demo merchant's clock when its sample activity ran. */
 export const AT = "2026-03-02T09:00:00.000Z";
 
+/** The demo's payout that stays processing (account ending 0002), as POST /api/v1/payout/transfer answered it. */
+export const DEMO_PROCESSING_PAYOUT = {
+  reference: DEMO.processingPayout,
+  amount: 5000,
+  fee: 50,
+  total_deducted: 5050,
+  net_amount: 5000,
+  order_no: "PO_W9B8N1Q40ZEZ82JA",
+  transaction_id: "PO_W9B8N1Q40ZEZ82JA",
+  status: "processing",
+  account: "****0002",
+  account_name: "ALIYU BABAJIDE",
+  bank_name: "Guaranty Trust Bank",
+  narration: "Refund for order 1001",
+  created_at: AT,
+};
+
 /** The base URL of links in examples: the sandbox as `npm start` serves it. */
 export const EXAMPLE_BASE_URL = "http://127.0.0.1:4010";
 

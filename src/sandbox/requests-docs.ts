@@ -5,7 +5,7 @@
  * requests are these (see control-docs.ts for the contract they keep).
  */
 import { errorExample, invalidExample, type Examples } from "../http/openapi.js";
-import { AT, DEMO } from "../http/demo-examples.js";
+import { AT, DEMO, DEMO_PROCESSING_PAYOUT } from "../http/demo-examples.js";
 import { MAX_PER_PAGE } from "../http/paging.js";
 import { DEFAULT_REQUEST_LOG_SIZE, LOGGED_BODY_BYTES, MAX_REQUEST_LOG_SIZE } from "../domain/request-log.js";
 
@@ -159,21 +159,7 @@ const payoutBody = {
 const payoutAnswer = {
   success: true,
   message: "Transfer is processing",
-  data: {
-    reference: DEMO.processingPayout,
-    amount: 5000,
-    fee: 50,
-    total_deducted: 5050,
-    net_amount: 5000,
-    order_no: "PO_W9B8N1Q40ZEZ82JA",
-    transaction_id: "PO_W9B8N1Q40ZEZ82JA",
-    status: "processing",
-    account: "****0002",
-    account_name: "ALIYU BABAJIDE",
-    bank_name: "Guaranty Trust Bank",
-    narration: "Refund for order 1001",
-    created_at: AT,
-  },
+  data: DEMO_PROCESSING_PAYOUT,
 };
 const fundingAnswer = {
   success: true,

@@ -4,6 +4,7 @@
  * its sample activity, gets the response of the same name. The bodies are real ones.
  */
 import { AFTER_COMMIT, errorExample, invalidExample, type Examples } from "../../http/openapi.js";
+import { DEMO_PROCESSING_PAYOUT } from "../../http/demo-examples.js";
 import { accountHolderName } from "../../domain/names.js";
 import { DEFAULT_LIMITS, PAYOUT_FEE_CAP, PAYOUT_FEE_PERCENT } from "../../domain/limits.js";
 import { toMajor } from "../../domain/money.js";
@@ -308,19 +309,7 @@ const payout = (over: Record<string, unknown>) => ({
 
 /** The full record GET /payout/status answers with: by default the demo payout that stays processing. */
 const statusRecord = (over: Record<string, unknown>) => ({
-  reference: "demo-payout-processing",
-  amount: 5000,
-  fee: 50,
-  total_deducted: 5050,
-  net_amount: 5000,
-  order_no: "PO_W9B8N1Q40ZEZ82JA",
-  transaction_id: "PO_W9B8N1Q40ZEZ82JA",
-  status: "processing",
-  account: "****0002",
-  account_name: "ALIYU BABAJIDE",
-  bank_name: "Guaranty Trust Bank",
-  narration: "Refund for order 1001",
-  created_at: AT,
+  ...DEMO_PROCESSING_PAYOUT,
   processed_at: null,
   source: "api",
   error: null,
