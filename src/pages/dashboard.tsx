@@ -132,14 +132,18 @@ const DASHBOARD_SCRIPT = String.raw`
     slot.textContent = text;
     if (focus) { slot.setAttribute("tabindex", "-1"); slot.focus(); }
   }
+  // One section's fragment. Its \`data-query\` (URL search params: a table's search, filters and page)
+  // goes along, so a refresh keeps what the user asked the table for.
+  function loadSection(node) {
+    var query = node.getAttribute("data-query");
+    var url = "/dashboard/fragments/" + node.getAttribute("data-section") + (query ? "?" + query : "");
+    return fetch(url, { headers: headers({}) }).then(function (r) {
+      if (r.status === 401) { signOut("Your keys were not accepted."); return ""; }
+      return r.text();
+    }).then(function (html) { node.innerHTML = html; });
+  }
   function load() {
-    var nodes = document.querySelectorAll("[data-section]");
-    return Promise.all(Array.prototype.map.call(nodes, function (node) {
-      return fetch("/dashboard/fragments/" + node.getAttribute("data-section"), { headers: headers({}) }).then(function (r) {
-        if (r.status === 401) { signOut("Your keys were not accepted."); return ""; }
-        return r.text();
-      }).then(function (html) { node.innerHTML = html; });
-    }));
+    return Promise.all(Array.prototype.map.call(document.querySelectorAll("[data-section]"), loadSection));
   }
   function send(path, method, body, origin) {
     var slot = resultSlot(origin);
