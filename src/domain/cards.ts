@@ -3,6 +3,7 @@
  * Luhn-valid PANs, funding from the NGN wallet at the merchant's rate plus its funding fee, unloads
  * back, freeze/unfreeze, and permanent termination (any balance goes back to the wallet).
  */
+import { touch } from "./changes.js";
 import type { Card, CardStatus, CardTransaction, Cardholder } from "./records.js";
 import type { TenantState } from "./state.js";
 import { iso, type DomainContext } from "./context.js";
@@ -39,6 +40,7 @@ export function createCardholder(ctx: DomainContext, state: TenantState, req: Ca
     created_at: ctx.now,
   };
   state.cardholders.set(cardholder.cardholder_id, cardholder);
+  touch(state, "cardholders", cardholder.cardholder_id);
   state.cardholdersByEmail.set(key, cardholder.cardholder_id);
   const kyc = planKyc(ctx, state, { ...req });
   if (kyc.approve) schedule(ctx, state, ctx.now + kyc.delay_ms, "kyc.approve", String(cardholder.cardholder_id));
@@ -59,6 +61,7 @@ export function approveKyc(state: TenantState, id: number): Cardholder {
   }
   cancelTimers(state, "kyc.approve", String(id));
   cardholder.kyc_status = "APPROVED";
+  touch(state, "cardholders", id);
   return cardholder;
 }
 
@@ -67,6 +70,7 @@ export function approveKycWhenDue(state: TenantState, id: number): Cardholder | 
   const cardholder = state.cardholders.get(id);
   if (!cardholder || cardholder.kyc_status !== "PENDING") return undefined;
   cardholder.kyc_status = "APPROVED";
+  touch(state, "cardholders", id);
   return cardholder;
 }
 
@@ -93,6 +97,7 @@ export function issueCard(ctx: DomainContext, state: TenantState, req: { cardhol
     created_at: ctx.now,
   };
   state.cards.set(card.card_id, card);
+  touch(state, "cards", card.card_id);
   state.cardTransactions.set(card.card_id, []);
   return card;
 }
@@ -164,6 +169,7 @@ export function setCardStatus(state: TenantState, id: number, action: "freeze" |
     throw new DomainError("INVALID_STATE", `Card ${card.card_id} is ${card.status}; only ${from === "active" ? "an" : "a"} ${from} card can be ${action === "freeze" ? "frozen" : "unfrozen"}.`);
   }
   card.status = to;
+  touch(state, "cards", card.card_id);
   return card;
 }
 
@@ -174,6 +180,7 @@ export function terminateCard(ctx: DomainContext, state: TenantState, id: number
   const refunded = card.balance;
   if (refunded > 0) moveToWallet(ctx, state, card, refunded, "Balance returned on termination");
   card.status = "terminated";
+  touch(state, "cards", card.card_id);
   return { card, refunded };
 }
 
@@ -238,6 +245,8 @@ function recordCardTransaction(
     created_at: ctx.now,
   };
   state.cardTransactions.get(card.card_id)!.push(txn);
+  // Every balance change records a transaction: marking the card here covers both.
+  touch(state, "cards", card.card_id);
   return txn;
 }
 

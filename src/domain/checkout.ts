@@ -3,6 +3,7 @@
  * Paying it (exact amount, before expiry) credits the wallet; its settlement levers arrive with the
  * clock-driven lifecycles. `expired` is derived from the clock, so no timer is needed to expire a link.
  */
+import { touch } from "./changes.js";
 import { isoTime } from "./fields.js";
 import { z } from "./zod.js";
 import type { Checkout } from "./records.js";
@@ -47,6 +48,7 @@ export function createCheckout(ctx: DomainContext, state: TenantState, req: Chec
     paid_at: null,
   };
   state.checkouts.set(reference, checkout);
+  touch(state, "checkouts", reference);
   state.checkoutsByAccount.set(checkout.account_number, reference);
   return checkout;
 }
@@ -80,6 +82,7 @@ export function payCheckout(ctx: DomainContext, state: TenantState, reference: s
   ]);
   checkout.status = "paid";
   checkout.paid_at = ctx.now;
+  touch(state, "checkouts", reference);
   checkoutCompleted(ctx, state, checkout);
   return checkout;
 }

@@ -5,6 +5,7 @@
  * Names and payloads of the events the spec leaves "not shown" follow `payment.received`: an `event`
  * name, and a `data` object with the object's fields, its `transaction_id` and a `status`.
  */
+import { touch } from "./changes.js";
 import { iso, isoOrNull, type DomainContext } from "./context.js";
 import { EVENT_PAYLOADS, type EventType, type WebhookEvent } from "./event-records.js";
 import { toMajor } from "./money.js";
@@ -28,6 +29,7 @@ export function emit<T extends EventType>(ctx: DomainContext, state: TenantState
     error: null,
   };
   state.events.set(event.id, event);
+  touch(state, "events", event.id);
   state.outbox.push(event.id);
   return event;
 }

@@ -4,6 +4,7 @@
  *   pending_approval -> (approve) processing -> ... | (reject) failed (funds returned)
  * How a payout settles is planned at creation (outcome rules, magic account numbers, default).
  */
+import { touch } from "./changes.js";
 import { isoTime } from "./fields.js";
 import { z } from "./zod.js";
 import type { Payout } from "./records.js";
@@ -82,6 +83,7 @@ export function createPayout(ctx: DomainContext, state: TenantState, req: Payout
     plan,
   };
   state.payouts.set(reference, payout);
+  touch(state, "payouts", reference);
   recordVolume(state.windows.payoutVolume, ctx.now, reference, req.amount);
   if (payout.status === "processing") scheduleSettlement(ctx, state, payout);
   return payout;
@@ -109,6 +111,7 @@ export function approvePayout(ctx: DomainContext, state: TenantState, reference:
   const payout = findPayout(state, reference);
   expectStatus(payout, "pending_approval", "approved");
   payout.status = "processing";
+  touch(state, "payouts", reference);
   scheduleSettlement(ctx, state, payout);
   return payout;
 }
@@ -126,6 +129,7 @@ export function completePayout(ctx: DomainContext, state: TenantState, reference
   cancelTimers(state, "payout.settle", reference);
   payout.status = "completed";
   payout.processed_at = ctx.now;
+  touch(state, "payouts", reference);
   payoutSettled(ctx, state, payout);
   return payout;
 }
@@ -157,6 +161,7 @@ export function readPayoutStatus(ctx: DomainContext, state: TenantState, referen
   const { plan } = payout;
   if (payout.status !== "processing" || plan.queries === null || plan.queries <= 0 || plan.outcome === "hold") return { payout, counted: false };
   plan.queries -= 1;
+  touch(state, "payouts", reference);
   if (plan.queries === 0) settlePayoutWhenDue(ctx, state, reference);
   return { payout, counted: true };
 }
@@ -168,6 +173,7 @@ function fail(ctx: DomainContext, state: TenantState, payout: Payout, reason: st
   payout.status = "failed";
   payout.processed_at = ctx.now;
   payout.error = reason;
+  touch(state, "payouts", payout.reference);
   releaseVolume(state.windows.payoutVolume, payout.reference);
   payoutSettled(ctx, state, payout);
   return payout;

@@ -3,6 +3,7 @@
  * listings their order) with the indexes the rules need. store/snapshot.ts turns it into plain data
  * and back.
  */
+import type { ChangeMarks } from "./changes.js";
 import type { WebhookEvent } from "./event-records.js";
 import type {
   Card,
@@ -78,6 +79,8 @@ export interface TenantState {
   /** The newest MAX_INCIDENTS background failures, oldest first. */
   incidents: Incident[];
   windows: RateWindows;
+  /** Records changed since the `--data` store last wrote (changes.ts); unset without a store. */
+  changed?: ChangeMarks;
 }
 
 export function emptyState(): TenantState {

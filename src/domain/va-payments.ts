@@ -6,6 +6,7 @@
  *                        -> failed  (returned to the payer: no credit, no webhook)
  * or at once through the clear and fail levers. The narration is kept exactly as sent.
  */
+import { touch } from "./changes.js";
 import { MAX_DELAY_SECONDS } from "./bounds.js";
 import { iso, type DomainContext } from "./context.js";
 import { DomainError } from "./errors.js";
@@ -90,6 +91,7 @@ export function receiveTransfer(ctx: DomainContext, state: TenantState, t: Incom
   };
   if (status === "success") credit(ctx, state, payment);
   state.vaPayments.set(payment.transaction_id, payment);
+  touch(state, "va_payments", payment.transaction_id);
   const list = state.vaPaymentsByReference.get(payment.reference);
   if (list) list.push(payment);
   else state.vaPaymentsByReference.set(payment.reference, [payment]);
@@ -131,6 +133,7 @@ export function clearVaPayment(ctx: DomainContext, state: TenantState, transacti
   credit(ctx, state, payment);
   cancelTimers(state, "va_payment.settle", transactionId);
   payment.status = "success";
+  touch(state, "va_payments", transactionId);
   paymentReceived(ctx, state, payment);
   return payment;
 }
@@ -141,6 +144,7 @@ export function failVaPayment(state: TenantState, transactionId: string): VaPaym
   expectOpen(payment, "failed");
   cancelTimers(state, "va_payment.settle", transactionId);
   payment.status = "failed";
+  touch(state, "va_payments", transactionId);
   return payment;
 }
 

@@ -2,6 +2,7 @@
  * Virtual accounts: dedicated NUBANs at the partner bank and the spec's identity rules. Transfers
  * into them are in va-payments.ts.
  */
+import { touch } from "./changes.js";
 import type { Identity, VirtualAccount } from "./records.js";
 import type { TenantState } from "./state.js";
 import { PARTNER_BANK } from "./catalog.js";
@@ -86,6 +87,7 @@ export function createVirtualAccount(
     created_at: ctx.now,
   };
   state.virtualAccounts.set(account.account_number, account);
+  touch(state, "virtual_accounts", account.account_number);
   state.virtualAccountsByReference.set(account.reference, account.account_number);
   return { account, created: true };
 }

@@ -51,7 +51,8 @@ export function releaseVolume(w: VolumeWindow, reference: string): void {
     const e = w.entries[i]!;
     if (e.reference !== reference) continue;
     if (e.counted) {
-      e.counted = false;
+      // A new entry, not a change in place: the `--data` store finds changed entries by identity.
+      w.entries[i] = { ...e, counted: false };
       w.daySum -= e.amount;
       if (i >= w.hourStart) w.hourSum -= e.amount;
     }

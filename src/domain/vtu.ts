@@ -3,6 +3,7 @@
  * (`processing`) or fails (`fail`, refunded at once by a reversal entry). Each product resolves its
  * price and description here; the outcome comes in (magic values or outcome rules).
  */
+import { touch } from "./changes.js";
 import { isoTime } from "./fields.js";
 import { z } from "./zod.js";
 import type { ExamPin, VtuPurchase, VtuService } from "./records.js";
@@ -131,6 +132,7 @@ export function purchase(ctx: DomainContext, state: TenantState, priced: PricedP
     settled_at: null,
   };
   state.vtu.set(reference, record);
+  touch(state, "vtu", reference);
   if (plan.now !== "processing") settle(ctx, state, record, plan.now);
   else if (plan.then !== "hold" && plan.queries === null) schedule(ctx, state, ctx.now + plan.delay_ms, "vtu.settle", reference);
   return record;
@@ -163,6 +165,7 @@ export function readVtuStatus(ctx: DomainContext, state: TenantState, reference:
   const plan = record.plan;
   if (record.status !== "processing" || !plan || plan.then === "hold" || plan.queries === null || plan.queries <= 0) return { record, counted: false };
   plan.queries -= 1;
+  touch(state, "vtu", reference);
   if (plan.queries === 0) settle(ctx, state, record, plan.then);
   return { record, counted: true };
 }
@@ -178,6 +181,7 @@ function settle(ctx: DomainContext, state: TenantState, record: VtuPurchase, out
   record.status = outcome;
   record.message = MESSAGES[outcome];
   record.settled_at = ctx.now;
+  touch(state, "vtu", record.reference);
   return record;
 }
 

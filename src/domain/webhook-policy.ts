@@ -11,6 +11,7 @@
  *   answer   --2xx-->  delivered, pending retries cancelled, held events released
  *            --else, a scheduled attempt-->  retry after retry_schedule_seconds[n], or failed
  */
+import { touch } from "./changes.js";
 import type { DomainContext } from "./context.js";
 import { DomainError } from "./errors.js";
 import type { WebhookEvent } from "./event-records.js";
@@ -53,6 +54,7 @@ export type AttemptPlan =
  */
 export function planAttempt(ctx: DomainContext, state: TenantState, event: WebhookEvent, trigger: DeliveryTrigger): AttemptPlan {
   const url = deliveryTarget(ctx.config);
+  touch(state, "events", event.id);
   if (!url) {
     if (trigger === "initial") event.status = "no_url";
     return { kind: "none" };
@@ -88,6 +90,7 @@ export const isDelivered = (statusCode: number | null) => statusCode !== null &&
  */
 export function afterAttempt(ctx: DomainContext, state: TenantState, event: WebhookEvent, trigger: DeliveryTrigger, delivered: boolean): { next_retry_at: number | null } {
   const scheduled = trigger !== "redeliver" && trigger !== "duplicate";
+  touch(state, "events", event.id);
   event.attempts += 1;
   if (scheduled) event.scheduled_attempts += 1;
   if (delivered) {
@@ -117,7 +120,10 @@ export function releaseHeld(state: TenantState, deliveredId: string): WebhookEve
   const ids = state.heldEvents.filter((id) => id !== deliveredId);
   state.heldEvents = [];
   const released = ids.map((id) => state.events.get(id)).filter((e): e is WebhookEvent => e !== undefined);
-  for (const event of released) event.status = "pending";
+  for (const event of released) {
+    event.status = "pending";
+    touch(state, "events", event.id);
+  }
   return released;
 }
 

@@ -1,0 +1,25 @@
+/**
+ * Which records of a merchant's keyed collections were added or changed in place since its `--data`
+ * store last wrote: the store journals exactly these (store/journal-diff.ts), so a write costs the
+ * change, not the merchant. Everything else in the state (the ledger, the bounded lists, the small
+ * sections) the store compares itself; only in-place changes to records it cannot see are marked here.
+ *
+ * The marks exist only while a store tracks the state (`state.changed` is set by the store): without
+ * `--data` nothing is recorded, so nothing grows. A missed mark would be a lost change:
+ * test/robustness/journal-replay.property.test.ts replays the journal after random operations and
+ * compares it with the whole state.
+ */
+import type { TenantState } from "./state.js";
+
+export const KEYED = ["virtual_accounts", "va_payments", "checkouts", "payouts", "vtu", "cardholders", "cards", "events"] as const;
+export type KeyedSection = (typeof KEYED)[number];
+
+/** Keys (the collection's Map key) marked since the last write, per collection, in the order first marked. */
+export type ChangeMarks = Record<KeyedSection, Set<string | number>>;
+
+export const noMarks = (): ChangeMarks => Object.fromEntries(KEYED.map((k) => [k, new Set()])) as unknown as ChangeMarks;
+
+/** Marks a record added or changed in place (a card also when its transactions grew). */
+export function touch(state: TenantState, section: KeyedSection, key: string | number): void {
+  state.changed?.[section].add(key);
+}
