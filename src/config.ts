@@ -25,7 +25,11 @@ export const SettingsSchema = z
       .describe("Base URL for payment_link/checkout_url (default: the request's origin)"),
     seed: z.string().min(1).optional().describe("Seed for deterministic identifiers, account numbers and PANs"),
     fixtures: z.string().min(1).optional().describe("Folder with replacement fixture files (default: the bundled fixtures/)"),
-    data: z.string().min(1).optional().describe("Folder for one lowdb JSON file per merchant (default: in memory only)"),
+    data: z.string().min(1).optional().describe("Folder for the merchants' files: a snapshot and a journal of changes each (default: in memory only)"),
+    data_sync: z
+      .enum(["os", "fsync"])
+      .default("os")
+      .describe("With --data, when a change counts as saved: os = handed to the operating system, fsync = on the disk (fdatasync per grouped write)"),
     scenario: list.default([]).describe("Scenario file(s) to load at start (repeat the flag, or comma-separate)"),
     shared: bool
       .default(false)
@@ -64,6 +68,7 @@ export function parseSettings(argv: string[], env: NodeJS.ProcessEnv, readFile?:
         seed: { type: "string" },
         fixtures: { type: "string" },
         data: { type: "string" },
+        "data-sync": { type: "string" },
         scenario: { type: "string", multiple: true },
         shared: { type: "boolean" },
         "max-merchants": { type: "string" },

@@ -11,11 +11,11 @@ import { quotasOf, type Settings } from "./config.js";
 import { createRuntime, type Runtime } from "./runtime.js";
 import { loadScenario, parseScenario, readScenarioText } from "./scenarios/load.js";
 import { pick, substitute } from "./scenarios/match.js";
-import { FileStore, type StoreIO } from "./store/file-store.js";
+import { FileStore, type FileStoreOptions, type StoreIO } from "./store/file-store.js";
 import { loadCatalog, loadDemoMerchants, type FixtureMerchant } from "./store/fixtures.js";
 import { Registry } from "./engine/registry.js";
 import type { Snapshot } from "./domain/snapshot.js";
-import { snapshotOf, type Tenant } from "./engine/tenant.js";
+import { liveOf, snapshotOf, type Tenant } from "./engine/tenant.js";
 
 export interface RunningSandbox {
   url: string;
@@ -87,15 +87,18 @@ const STOP_GRACE_MS = 2_000;
 
 export async function startServer(settings: Settings): Promise<RunningSandbox> {
   const registry = new Registry({ catalog: loadCatalog(settings.fixtures), seed: settings.seed, maxMerchants: settings.max_merchants, requestLogSize: settings.request_log });
-  const data = settings.data ? openDataStore(settings.data, registry) : undefined;
+  const data = settings.data ? openDataStore(settings.data, registry, { sync: settings.data_sync }) : undefined;
   const store = data?.store;
   const restored = store ? await store.loadAll() : [];
-  for (const snapshot of restored) registry.restore(snapshot);
+  for (const snapshot of restored) {
+    const tenant = registry.restore(snapshot);
+    store!.adopt(tenant.id, () => liveOf(tenant));
+  }
 
   const demo = loadDemoMerchants(settings.fixtures);
   const created = addDemoMerchants(registry, demo);
   const scenarioMerchants = settings.scenario.flatMap((file) => scenarioMerchantsOf(registry, file));
-  const persist = store ? (t: Tenant) => store.persist(t.id, () => snapshotOf(t)) : undefined;
+  const persist = store ? (t: Tenant) => store.persist(t.id, () => snapshotOf(t), () => liveOf(t)) : undefined;
   if (persist) await Promise.all([...created, ...scenarioMerchants.filter((s) => !s.restored).map((s) => s.tenant)].map(persist));
 
   const runtime = createRuntime({ persist, shared: settings.shared });
@@ -138,7 +141,7 @@ export async function startServer(settings: Settings): Promise<RunningSandbox> {
       const cut = setTimeout(() => (server as { closeAllConnections?: () => void }).closeAllConnections?.(), STOP_GRACE_MS);
       await closed;
       clearTimeout(cut);
-      await store?.flush();
+      await store?.close(); // writes land, journals fold into their snapshots
     },
   };
 }
@@ -148,7 +151,7 @@ export async function startServer(settings: Settings): Promise<RunningSandbox> {
  * file (its realtime wake-up re-armed), or out of the registry if it never had one. `attach` gives it
  * the runtime once that exists (the runtime saves through the store).
  */
-export function openDataStore(dir: string, registry: Registry, io?: StoreIO) {
+export function openDataStore(dir: string, registry: Registry, io?: StoreIO | Omit<FileStoreOptions, "revert">) {
   let runtime: Runtime | undefined;
   const revert = (merchantId: string, saved: Snapshot | null) => {
     const t = registry.get(merchantId);
@@ -161,7 +164,9 @@ export function openDataStore(dir: string, registry: Registry, io?: StoreIO) {
       runtime?.driver.stop(t);
     }
   };
-  return { store: new FileStore(dir, { io, revert }), attach: (r: Runtime) => void (runtime = r) };
+  // An io alone (tests) or store options.
+  const options = io && "write" in io ? { io } : (io ?? {});
+  return { store: new FileStore(dir, { ...options, revert }), attach: (r: Runtime) => void (runtime = r) };
 }
 
 /**

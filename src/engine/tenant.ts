@@ -2,7 +2,7 @@ import type { Catalog } from "../domain/catalog.js";
 import type { DomainContext } from "../domain/context.js";
 import { Clock } from "./clock.js";
 import type { Ids } from "../domain/context.js";
-import type { MerchantConfig } from "../domain/records.js";
+import type { ClockSettings, MerchantConfig } from "../domain/records.js";
 import { toSnapshot, type Snapshot } from "../domain/snapshot.js";
 import type { RequestLog } from "../domain/request-log.js";
 import type { CreditReport } from "../domain/checks.js";
@@ -34,6 +34,11 @@ export interface Tenant {
 /** The merchant as one document (a `--data` file, GET /sandbox/v1/snapshot). */
 export function snapshotOf(tenant: Tenant): Snapshot {
   return toSnapshot(tenant.config, tenant.clock.settings(), tenant.state);
+}
+
+/** The merchant's parts, live (not copied): what the `--data` store diffs against what it last wrote. */
+export function liveOf(tenant: Tenant): { config: MerchantConfig; clock: ClockSettings; state: TenantState } {
+  return { config: tenant.config, clock: tenant.clock.settings(), state: tenant.state };
 }
 
 /** What a domain function needs from a tenant, read once per operation: `now` is fixed for its duration. */

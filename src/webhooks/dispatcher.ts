@@ -4,6 +4,7 @@
  * API requests never wait for an attempt; `idle()` lets a clock advance (and tests) wait for the ones
  * in flight.
  */
+import { touch } from "../domain/changes.js";
 import { MAX_DELIVERIES } from "../domain/bounds.js";
 import { recordIncident } from "../domain/incidents.js";
 import type { WebhookEvent } from "../domain/event-records.js";
@@ -85,6 +86,7 @@ export class WebhookDispatcher {
           event.status = "failed";
           event.next_attempt_at = null;
           event.error = err instanceof Error ? err.message.slice(0, 1000) : String(err);
+          touch(tenant.state, "events", event.id);
         }
         recordIncident(tenant.state, tenant.clock.now(), where, err);
         console.error(`[merchant-sandbox] merchant ${tenant.id}: ${where} failed:`, err);
