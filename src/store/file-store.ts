@@ -40,6 +40,8 @@ export const DATA_SYNC_LEVELS = ["os", "fsync"] as const;
 export interface StoreIO {
   write(path: string, text: string): Promise<void>;
   read(path: string): Promise<string | null>;
+  /** Writes a file from parts as they come (a compaction's new snapshot, renamed in afterwards); resolves to its bytes. */
+  writeParts?(path: string, parts: AsyncIterable<Uint8Array>): Promise<number>;
   append?(path: string, text: string): Promise<void>;
   truncate?(path: string, bytes: number): Promise<void>;
   rename?(from: string, to: string): Promise<void>;
@@ -79,6 +81,20 @@ function fileIO(sync: DataSync): Required<StoreIO> {
         if ((err as NodeJS.ErrnoException).code === "ENOENT") return null;
         throw err;
       }
+    },
+    async writeParts(path, parts) {
+      const file = await open(path, "w");
+      let bytes = 0;
+      try {
+        for await (const part of parts) {
+          await file.write(part);
+          bytes += part.length;
+        }
+        if (fsync) await file.datasync();
+      } finally {
+        await file.close();
+      }
+      return bytes;
     },
     async append(path, text) {
       const file = await open(path, "a");
@@ -147,6 +163,8 @@ interface Writer {
   /** Bytes of the snapshot file as last written. */
   baseBytes: number;
   compaction: Compaction | null;
+  /** compact() asked for one: it starts at the next write. */
+  compactWanted: boolean;
 }
 
 export interface FileStoreOptions {
@@ -295,16 +313,26 @@ export class FileStore {
    */
   async close(): Promise<void> {
     await this.flush();
-    for (const [merchantId, w] of this.writers) {
-      if (w.tracker && [...w.sizes.values()].some((bytes) => bytes > 0)) this.startCompaction(merchantId, w);
-    }
+    for (const merchantId of this.writers.keys()) await this.compact(merchantId);
     await this.flush();
+  }
+
+  /** Folds the merchant's journal into its snapshot now (resolves when done; nothing to fold, at once). */
+  async compact(merchantId: string): Promise<void> {
+    const w = this.writers.get(merchantId);
+    if (!w?.tracker || this.journalBytes(w) === 0) return;
+    if (!w.compaction) {
+      // It starts at the next write's line boundary (a write with nothing to append will do).
+      w.compactWanted = true;
+      await this.persist(merchantId, w.snapshot, w.live).catch(() => undefined);
+    }
+    await w.compaction?.done;
   }
 
   private writerOf(merchantId: string, snapshot: () => Snapshot): Writer {
     let w = this.writers.get(merchantId);
     if (!w) {
-      w = { running: null, queued: null, snapshot, live: undefined, tracker: null, gen: -1, journal: -1, sizes: new Map(), baseBytes: 0, compaction: null };
+      w = { running: null, queued: null, snapshot, live: undefined, tracker: null, gen: -1, journal: -1, sizes: new Map(), baseBytes: 0, compaction: null, compactWanted: false };
       this.writers.set(merchantId, w);
     }
     return w;
@@ -329,9 +357,11 @@ export class FileStore {
       const ops = w.tracker.diff(live);
       const line = ops.length > 0 ? encodeLine(ops) : null;
       work = line ? this.append(merchantId, w, line) : Promise.resolve(); // takes its journal now
-      if (line && !w.compaction && this.journalBytes(w) + line.length > Math.max(this.compactAbove, w.baseBytes)) {
+      const outgrown = line !== null && this.journalBytes(w) + line.length > Math.max(this.compactAbove, w.baseBytes);
+      if (!w.compaction && (outgrown || w.compactWanted)) {
         // The journal has outgrown its snapshot: fold it in, from the state this line ends at (the
         // lines after it go to the next journal).
+        w.compactWanted = false;
         this.startCompaction(merchantId, w, live);
       }
     }
@@ -414,16 +444,15 @@ export class FileStore {
     const tmp = `${this.fileOf(merchantId)}.compact`;
     compaction.done = (async () => {
       try {
-        const text = await serialiseInSlices(doc, { journal: gen });
+        const bytes = await this.io.writeParts(tmp, serialiseInSlices(doc, { journal: gen }));
         if (compaction.cancelled) return;
-        await this.io.write(tmp, text);
         // Every change made before the last slice was taken lands first (or the compaction is off).
         await this.persist(merchantId, w.snapshot, w.live);
         if (compaction.cancelled) return;
         compaction.renaming = (async () => {
           await this.io.rename(tmp, this.fileOf(merchantId));
           w.gen = gen;
-          w.baseBytes = Buffer.byteLength(text);
+          w.baseBytes = bytes;
           for (const g of folded) {
             w.sizes.delete(g);
             await this.io.remove(this.journalOf(merchantId, g)).catch(() => undefined); // stale now: ignored if left
