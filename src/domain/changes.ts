@@ -9,8 +9,6 @@
  * test/robustness/journal-replay.property.test.ts replays the journal after random operations and
  * compares it with the whole state.
  */
-import type { TenantState } from "./state.js";
-
 export const KEYED = ["virtual_accounts", "va_payments", "checkouts", "payouts", "vtu", "cardholders", "cards", "events"] as const;
 export type KeyedSection = (typeof KEYED)[number];
 
@@ -20,6 +18,6 @@ export type ChangeMarks = Record<KeyedSection, Set<string | number>>;
 export const noMarks = (): ChangeMarks => Object.fromEntries(KEYED.map((k) => [k, new Set()])) as unknown as ChangeMarks;
 
 /** Marks a record added or changed in place (a card also when its transactions grew). */
-export function touch(state: TenantState, section: KeyedSection, key: string | number): void {
+export function touch(state: { changed?: ChangeMarks }, section: KeyedSection, key: string | number): void {
   state.changed?.[section].add(key);
 }
