@@ -28,8 +28,8 @@ export const SettingsSchema = z
     data: z.string().min(1).optional().describe("Folder for the merchants' files: a snapshot and a journal of changes each (default: in memory only)"),
     data_sync: z
       .enum(["os", "fsync"])
-      .default("os")
-      .describe("With --data, when a change counts as saved: os = handed to the operating system, fsync = on the disk (fdatasync per grouped write)"),
+      .optional()
+      .describe("With --data, when a change counts as saved: os = handed to the operating system (default), fsync = on the disk (fdatasync per grouped write)"),
     scenario: list.default([]).describe("Scenario file(s) to load at start (repeat the flag, or comma-separate)"),
     shared: bool
       .default(false)

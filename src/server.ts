@@ -87,7 +87,7 @@ const STOP_GRACE_MS = 2_000;
 
 export async function startServer(settings: Settings): Promise<RunningSandbox> {
   const registry = new Registry({ catalog: loadCatalog(settings.fixtures), seed: settings.seed, maxMerchants: settings.max_merchants, requestLogSize: settings.request_log });
-  const data = settings.data ? openDataStore(settings.data, registry, { sync: settings.data_sync }) : undefined;
+  const data = settings.data ? openDataStore(settings.data, registry, { sync: settings.data_sync ?? "os" }) : undefined;
   const store = data?.store;
   const restored = store ? await store.loadAll() : [];
   for (const snapshot of restored) {

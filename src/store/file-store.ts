@@ -165,6 +165,8 @@ interface Writer {
   compaction: Compaction | null;
   /** compact() asked for one: it starts at the next write. */
   compactWanted: boolean;
+  /** A torn journal tail could not be cut off at load: nothing may be appended after it, the next write is whole. */
+  mustRewrite: boolean;
 }
 
 export interface FileStoreOptions {
@@ -252,7 +254,7 @@ export class FileStore {
         try {
           await this.io.truncate(this.journalOf(merchantId, cut.gen), cut.bytes);
         } catch {
-          w.journal = Number.MAX_SAFE_INTEGER; // cannot append after it: the first write is whole
+          w.mustRewrite = true;
         }
       }
     }
@@ -265,7 +267,7 @@ export class FileStore {
    */
   adopt(merchantId: string, live: () => LiveMerchant): void {
     const w = this.writers.get(merchantId);
-    if (!w || w.journal === Number.MAX_SAFE_INTEGER) return;
+    if (!w || w.mustRewrite) return;
     w.live = live;
     (w.tracker = new Tracker()).reset(live());
   }
@@ -332,7 +334,7 @@ export class FileStore {
   private writerOf(merchantId: string, snapshot: () => Snapshot): Writer {
     let w = this.writers.get(merchantId);
     if (!w) {
-      w = { running: null, queued: null, snapshot, live: undefined, tracker: null, gen: -1, journal: -1, sizes: new Map(), baseBytes: 0, compaction: null, compactWanted: false };
+      w = { running: null, queued: null, snapshot, live: undefined, tracker: null, gen: -1, journal: -1, sizes: new Map(), baseBytes: 0, compaction: null, compactWanted: false, mustRewrite: false };
       this.writers.set(merchantId, w);
     }
     return w;
@@ -395,7 +397,7 @@ export class FileStore {
       await this.io.write(this.fileOf(merchantId), text);
     });
     const old = [...w.sizes.keys()];
-    Object.assign(w, { gen, journal: gen, baseBytes: Buffer.byteLength(text), sizes: new Map([[gen, 0]]) });
+    Object.assign(w, { gen, journal: gen, baseBytes: Buffer.byteLength(text), sizes: new Map([[gen, 0]]), mustRewrite: false });
     for (const g of old) await this.io.remove(this.journalOf(merchantId, g)).catch(() => undefined); // stale now: ignored if left
   }
 
