@@ -19,7 +19,7 @@
  * the requests answer 503, and a client that retries does not pay twice). `health()` says the store is
  * failing until a write succeeds again.
  */
-import { mkdir, open, readdir, readFile, rename, rm, truncate, writeFile } from "node:fs/promises";
+import { mkdir, open, readdir, readFile, rename, rm, truncate, writeFile, type FileHandle } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { parseSnapshot, type Snapshot } from "../domain/snapshot.js";
 import { serialiseInSlices } from "./compaction.js";
@@ -47,6 +47,8 @@ export interface StoreIO {
   rename?(from: string, to: string): Promise<void>;
   remove?(path: string): Promise<void>;
   list?(dir: string): Promise<string[]>;
+  /** Lets go of files held open (the journals being appended to). */
+  close?(): Promise<void>;
 }
 
 function fileIO(sync: DataSync): Required<StoreIO> {
@@ -61,6 +63,14 @@ function fileIO(sync: DataSync): Required<StoreIO> {
     }
   };
   let tmpCount = 0;
+  const appending = new Map<string, FileHandle>();
+  /** Journals with an append in flight: never closed under it. */
+  const writing = new Set<string>();
+  const release = async (path: string) => {
+    const file = appending.get(path);
+    appending.delete(path);
+    await file?.close().catch(() => undefined);
+  };
   return {
     async write(path, text) {
       const tmp = `${path}.${process.pid}-${tmpCount++}.tmp`;
@@ -97,23 +107,49 @@ function fileIO(sync: DataSync): Required<StoreIO> {
       return bytes;
     },
     async append(path, text) {
-      const file = await open(path, "a");
+      // One write per grouped change on a journal kept open: an open and a close around each would
+      // triple the trips to the thread pool that a response waits for.
+      let file = appending.get(path);
+      if (file) appending.delete(path);
+      else file = await open(path, "a");
+      appending.set(path, file); // the most recently used last
+      for (const [old, handle] of appending) {
+        if (appending.size <= MAX_OPEN_JOURNALS) break;
+        if (writing.has(old)) continue;
+        appending.delete(old);
+        void handle.close().catch(() => undefined);
+      }
+      writing.add(path);
       try {
-        await file.writeFile(text);
+        await file.write(text);
         if (fsync) await file.datasync();
       } finally {
-        await file.close();
+        writing.delete(path);
       }
     },
-    truncate: (path, bytes) => truncate(path, bytes),
+    async truncate(path, bytes) {
+      await release(path);
+      await truncate(path, bytes);
+    },
     async rename(from, to) {
       await rename(from, to);
       await syncDir(to);
     },
-    remove: (path) => rm(path, { force: true }),
+    async remove(path) {
+      await release(path);
+      await rm(path, { force: true });
+    },
     list: (dir) => readdir(dir),
+    async close() {
+      const open = [...appending.values()];
+      appending.clear();
+      await Promise.all(open.map((f) => f.close().catch(() => undefined)));
+    },
   };
 }
+
+/** Journals kept open for appending at once (the least recently used is closed beyond it). */
+const MAX_OPEN_JOURNALS = 64;
 
 /** A change could not be made durable, so it was undone. */
 export class StoreUnavailable extends Error {
@@ -317,6 +353,7 @@ export class FileStore {
     await this.flush();
     for (const merchantId of this.writers.keys()) await this.compact(merchantId);
     await this.flush();
+    await this.io.close();
   }
 
   /** Folds the merchant's journal into its snapshot now (resolves when done; nothing to fold, at once). */

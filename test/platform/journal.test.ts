@@ -43,7 +43,7 @@ async function journaled(dir: string, io: Partial<StoreIO> = {}, options: Partia
   });
   const persist = (t: Tenant) => store.persist(t.id, () => snapshotOf(t), () => liveOf(t));
   const runtime = createRuntime({ persist });
-  stopped({ stop: async () => (runtime.stop(), await store.flush()) });
+  stopped({ stop: async () => (runtime.stop(), await store.close()) });
   const h = harness({ registry, runtime, persist, store });
   return { h, store, persist, registry };
 }

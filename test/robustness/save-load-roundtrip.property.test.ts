@@ -607,6 +607,7 @@ describe("save and load round-trip", () => {
             if ("error" in parsed) expect.fail(`merchant ${tenant.id}: its own snapshot is refused at ${parsed.path}: ${parsed.error}`);
             expect(JSON.parse(JSON.stringify(saved ?? null)), `merchant ${tenant.id}: snapshot + journal replayed`).toEqual(JSON.parse(JSON.stringify(parsed.snapshot)));
           }
+          await store.close(); // its open journals
         } finally {
           rmSync(dir, { recursive: true, force: true });
         }
