@@ -9,15 +9,26 @@
  * test/robustness/journal-replay.property.test.ts replays the journal after random operations and
  * compares it with the whole state.
  */
+import type { Timer } from "./records.js";
+
 export const KEYED = ["virtual_accounts", "va_payments", "checkouts", "payouts", "vtu", "cardholders", "cards", "events"] as const;
 export type KeyedSection = (typeof KEYED)[number];
 
-/** Keys (the collection's Map key) marked since the last write, per collection, in the order first marked. */
-export type ChangeMarks = Record<KeyedSection, Set<string | number>>;
+/**
+ * Keys (the collection's Map key) marked since the last write, per collection, in the order first
+ * marked; and the timers scheduled (seq -> timer) or gone (seq -> null), which a heap of thousands
+ * would otherwise have to be compared whole to find.
+ */
+export type ChangeMarks = Record<KeyedSection, Set<string | number>> & { timers: Map<number, Timer | null> };
 
-export const noMarks = (): ChangeMarks => Object.fromEntries(KEYED.map((k) => [k, new Set()])) as unknown as ChangeMarks;
+export const noMarks = (): ChangeMarks => ({ ...(Object.fromEntries(KEYED.map((k) => [k, new Set()])) as Record<KeyedSection, Set<string | number>>), timers: new Map() });
 
 /** Marks a record added or changed in place (a card also when its transactions grew). */
 export function touch(state: { changed?: ChangeMarks }, section: KeyedSection, key: string | number): void {
   state.changed?.[section].add(key);
+}
+
+/** Marks a timer scheduled (`timer`) or fired or cancelled (null). */
+export function timerChanged(state: { changed?: ChangeMarks }, seq: number, timer: Timer | null): void {
+  state.changed?.timers.set(seq, timer);
 }

@@ -6,6 +6,7 @@
 import type { Timer, TimerKind } from "./records.js";
 import type { TenantState } from "./state.js";
 import type { DomainContext } from "./context.js";
+import { timerChanged } from "./changes.js";
 
 export type { Timer, TimerKind } from "./records.js";
 
@@ -15,6 +16,7 @@ export function schedule(ctx: DomainContext, state: TenantState, at: number, kin
   const timer: Timer = { at, seq: ++state.sequences.timer, kind, merchantId: ctx.config.merchant_id, ref };
   const heap = state.timers;
   heap.push(timer);
+  timerChanged(state, timer.seq, timer);
   let i = heap.length - 1;
   while (i > 0) {
     const parent = (i - 1) >> 1;
@@ -35,6 +37,7 @@ export function popDue(state: TenantState, upTo: number): Timer | undefined {
   const top = heap[0];
   if (!top || top.at > upTo) return undefined;
   const last = heap.pop()!;
+  timerChanged(state, top.seq, null);
   if (heap.length > 0) {
     heap[0] = last;
     siftDown(heap, 0);
@@ -46,6 +49,7 @@ export function popDue(state: TenantState, upTo: number): Timer | undefined {
 export function cancelTimers(state: TenantState, kind: TimerKind, ref: string): void {
   const kept = state.timers.filter((t) => !(t.kind === kind && t.ref === ref));
   if (kept.length === state.timers.length) return;
+  for (const t of state.timers) if (t.kind === kind && t.ref === ref) timerChanged(state, t.seq, null);
   state.timers.length = 0;
   for (const t of kept) state.timers.push(t);
   for (let i = (state.timers.length >> 1) - 1; i >= 0; i--) siftDown(state.timers, i);

@@ -3,7 +3,8 @@
  * data, three ways to find their changes, each costing the change rather than the merchant:
  *
  * - Records of the keyed collections (payouts, events, cards, ...) change in place: the domain marks
- *   them (domain/changes.ts) and the diff writes each marked record whole (an upsert).
+ *   them (domain/changes.ts) and the diff writes each marked record whole (an upsert). Timers are
+ *   marked too, as scheduled or gone (the heap moves them around).
  * - Lists of records that never change in place (the ledger, the delivery log, the volume window, ...)
  *   are compared with the list as last written, element by element by identity: appends, entries cut
  *   from the front, entries replaced. Card transactions only grow, per card (a card is marked when
@@ -131,7 +132,6 @@ export class Tracker {
   private state: TenantState | null = null;
   private texts = new Map<WholeSection, string>();
   private lists = new Map<ListSection, unknown[]>();
-  private timers = new Map<number, Timer>();
   private cardTx = new Map<number, number>();
   private marks: ChangeMarks = noMarks();
 
@@ -142,7 +142,6 @@ export class Tracker {
     m.state.changed = this.marks;
     this.texts = new Map(WHOLE.map((w) => [w, JSON.stringify(wholeOf(m, w))]));
     this.lists = new Map(LISTS.map((l) => [l, listOf(m.state, l).slice()]));
-    this.timers = new Map(m.state.timers.map((t) => [t.seq, t]));
     this.cardTx = new Map([...m.state.cardTransactions].map(([id, list]) => [id, list.length]));
   }
 
@@ -185,23 +184,12 @@ export class Tracker {
       if (edit) ops.push(["list", l, edit]);
     }
     const added: Timer[] = [];
-    const live = new Set<number>();
-    for (const t of m.state.timers) {
-      live.add(t.seq);
-      if (this.timers.get(t.seq) !== t) {
-        added.push(t);
-        this.timers.set(t.seq, t);
-      }
-    }
     const removed: number[] = [];
-    if (this.timers.size > live.size) {
-      for (const seq of this.timers.keys()) {
-        if (!live.has(seq)) {
-          removed.push(seq);
-          this.timers.delete(seq);
-        }
-      }
+    for (const [seq, timer] of this.marks.timers) {
+      if (timer) added.push(timer);
+      else removed.push(seq);
     }
+    this.marks.timers.clear();
     if (added.length > 0 || removed.length > 0) ops.push(["timers", added, removed]);
     return ops;
   }
