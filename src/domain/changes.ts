@@ -6,7 +6,7 @@
  *
  * The marks exist only while a store tracks the state (`state.changed` is set by the store): without
  * `--data` nothing is recorded, so nothing grows. A missed mark would be a lost change:
- * test/robustness/journal-replay.property.test.ts replays the journal after random operations and
+ * test/robustness/save-load-roundtrip.property.test.ts replays the journal after random operations and
  * compares it with the whole state.
  */
 import type { Timer } from "./records.js";
