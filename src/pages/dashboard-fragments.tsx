@@ -96,7 +96,7 @@ export function Ledger({ tenant }: { tenant: Tenant }) {
       {newestFirst(tenant.state.ledger).map((entry) => {
         const e = ledgerEntryView(entry);
         return (
-          <tr>
+          <tr data-key={e.entry_id}>
             <td>{e.entry_id}</td>
             <td>{when(e.created_at)}</td>
             <td>{e.kind}</td>
@@ -118,7 +118,7 @@ export function VirtualAccounts({ tenant }: { tenant: Tenant }) {
         {[...tenant.state.virtualAccounts.values()].map((a) => {
           const v = virtualAccountView(a);
           return (
-            <tr>
+            <tr data-key={v.account_number}>
               <td class="mono">{v.account_number}</td>
               <td>{v.account_name}</td>
               <td>{v.reference}</td>
@@ -156,7 +156,7 @@ export function PaymentLinks({ tenant, baseUrl }: { tenant: Tenant; baseUrl: str
         {newestFirst(tenant.state.checkouts.values()).map((c) => {
           const v = checkoutView(c, now);
           return (
-            <tr>
+            <tr data-key={v.reference}>
               <td>
                 <a href={`${baseUrl}/pay/${v.reference}`} target="_blank" rel="noopener" class="mono">{v.reference}</a>
               </td>
@@ -185,7 +185,7 @@ export function Payouts({ tenant }: { tenant: Tenant }) {
         const v = payoutStatusView(p);
         const base = `/sandbox/v1/payouts/${encodeURIComponent(v.reference)}`;
         return (
-          <tr data-payout={v.reference}>
+          <tr data-payout={v.reference} data-key={v.reference}>
             <td class="mono">{v.reference}</td>
             <td>{naira(v.amount)}</td>
             <td>{naira(v.fee)}</td>
@@ -211,7 +211,7 @@ export function Vtu({ tenant }: { tenant: Tenant }) {
       {newestFirst(tenant.state.vtu.values()).map((p) => {
         const v = vtuRecordView(p);
         return (
-          <tr>
+          <tr data-key={v.reference}>
             <td class="mono">{v.reference}</td>
             <td>{v.service}</td>
             <td>{naira(v.amount)}</td>
@@ -238,7 +238,7 @@ export function Cards({ tenant }: { tenant: Tenant }) {
         {[...tenant.state.cardholders.values()].map((h) => {
           const v = cardholderView(h);
           return (
-            <tr>
+            <tr data-key={v.cardholder_id}>
               <td>{v.cardholder_id}</td>
               <td>{v.full_name}</td>
               <td>{v.email}</td>
@@ -254,7 +254,7 @@ export function Cards({ tenant }: { tenant: Tenant }) {
           const v = cardView(c);
           const base = `/api/v1/virtual-cards/${v.card_id}`;
           return (
-            <tr>
+            <tr data-key={v.card_id}>
               <td>{v.card_id}</td>
               <td>{v.brand}</td>
               <td class="mono">{v.masked_pan}</td>
@@ -288,7 +288,7 @@ export function Events({ tenant }: { tenant: Tenant }) {
         {newestFirst(tenant.state.events.values()).map((e) => {
           const v = eventView(e);
           return (
-            <tr>
+            <tr data-key={v.id}>
               <td class="mono">{v.id}</td>
               <td>{v.type}</td>
               <td class="mono">{v.transaction_id}</td>
@@ -310,7 +310,7 @@ export function Events({ tenant }: { tenant: Tenant }) {
         {newestFirst(tenant.state.deliveries).map((d) => {
           const v = deliveryView(d);
           return (
-            <tr data-delivery={v.event_type}>
+            <tr data-delivery={v.event_type} data-key={v.id}>
               <td>{when(v.sent_at)}</td>
               <td>{v.event_type}</td>
               <td>{v.trigger}</td>
@@ -343,7 +343,7 @@ export function Outcomes({ tenant }: { tenant: Tenant }) {
     <div>
       <Table label="Outcome rules" caption="The newest matching rule wins" head={["ID", "Target", "Match", "Outcome", "Delay (s)", "Uses left", ""]} empty="No outcome rules.">
         {[...tenant.state.outcomeRules].reverse().map((r) => (
-          <tr>
+          <tr data-key={r.id}>
             <td class="mono">{r.id}</td>
             <td>{r.target}</td>
             <td class="mono">{r.match ? JSON.stringify(r.match) : "any"}</td>

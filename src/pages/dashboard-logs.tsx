@@ -50,7 +50,7 @@ export function RequestLogList({ tenant }: { tenant: Tenant }) {
         {items.map((e) => {
           const r = requestSummaryView(e);
           return (
-            <tr data-request-row={String(r.seq)}>
+            <tr data-request-row={String(r.seq)} data-key={String(r.seq)}>
               <td>{r.seq}</td>
               <td>{when(r.at)}</td>
               <td>{r.method}</td>

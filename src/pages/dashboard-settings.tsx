@@ -3,8 +3,8 @@
  * The dashboard's "API Keys" and "Webhook Settings" sections, the two pages the spec says a merchant
  * gets its keys and sets its webhook from. Unlike the other sections they are not server fragments:
  * their values are secrets, so the browser fills them from what it already holds (the signed-in keys)
- * and from GET /sandbox/v1/merchant, and no refreshed HTML ever carries a secret. Not refreshed every
- * 5 s either, so a half-typed URL or a revealed secret stays as the user left it.
+ * and from GET /sandbox/v1/merchant, and no refreshed HTML ever carries a secret. Not refreshed by the live
+ * updates either, so a half-typed URL or a revealed secret stays as the user left it.
  */
 
 /** A secret's slot: masked until "Reveal"; Copy copies the value whether shown or not. */

@@ -19,6 +19,7 @@ import type { DoctorDesk } from "../doctor/desk.js";
 import { WebhookDoctor } from "./dashboard-doctor.js";
 import { baseUrl } from "../http/base-url.js";
 import { ApiKeys, SETTINGS_SCRIPT, WebhookSettings } from "./dashboard-settings.js";
+import { IDIOMORPH_SCRIPT, LIVE_SCRIPT, LiveLine, etagOf, isFresh } from "./dashboard-live.js";
 
 /**
  * `render`: the section's server fragment, refreshed. `body` instead: markup the script fills in and
@@ -51,7 +52,7 @@ const SECTIONS: Section[] = [
 
 function Shell(props: { nonce: string }) {
   return (
-    <Page title="merchant-sandbox dashboard" nonce={props.nonce} script={DASHBOARD_SCRIPT} wide skipTo="content">
+    <Page title="merchant-sandbox dashboard" nonce={props.nonce} script={IDIOMORPH_SCRIPT + DASHBOARD_SCRIPT} wide skipTo="content">
       <main id="content" tabindex={-1}>
         <h1>merchant-sandbox dashboard</h1>
         <section class="card" id="signin" aria-labelledby="signin-heading">
@@ -72,6 +73,7 @@ function Shell(props: { nonce: string }) {
             <button type="button" class="secondary" id="refresh">Refresh</button>
             <button type="button" class="secondary" id="signout">Sign out</button>
           </nav>
+          <LiveLine />
           <div id="toast" role="status" aria-live="polite"></div>
           {SECTIONS.map((s) => (
             <section class="card" id={s.id} aria-labelledby={`${s.id}-heading`}>
@@ -105,12 +107,18 @@ export function dashboardRoutes(opts: { registry: Registry; driver: ClockDriver;
     if (!section?.render) return c.html(<p class="error">Unknown section.</p>, 404);
     const tenant = c.var.tenant;
     await opts.driver.catchUpForRead(tenant);
-    return c.html(<>{section.render(tenant, baseUrl(opts.publicUrl, c.req.url), opts.doctor)}</>);
+    const html = await (<>{section.render(tenant, baseUrl(opts.publicUrl, c.req.url), opts.doctor)}</>).toString();
+    // The dashboard asks every 2 s with the ETag of what it shows: an unchanged section costs a 304.
+    const etag = etagOf(html);
+    c.header("ETag", etag);
+    c.header("Cache-Control", "private, no-cache");
+    if (isFresh(c.req.header("if-none-match"), etag)) return c.body(null, 304);
+    return c.html(html);
   });
   return app;
 }
 
-/** Sign-in, section loading, and generic data-post actions; refreshes every 5 s unless a form is in use. */
+/** Sign-in, section loading (live updates: dashboard-live.tsx), and generic data-post actions. */
 const DASHBOARD_SCRIPT = String.raw`
 (function () {
   var KEY = "merchant-sandbox:credentials";
@@ -132,19 +140,7 @@ const DASHBOARD_SCRIPT = String.raw`
     slot.textContent = text;
     if (focus) { slot.setAttribute("tabindex", "-1"); slot.focus(); }
   }
-  // One section's fragment. Its \`data-query\` (URL search params: a table's search, filters and page)
-  // goes along, so a refresh keeps what the user asked the table for.
-  function loadSection(node) {
-    var query = node.getAttribute("data-query");
-    var url = "/dashboard/fragments/" + node.getAttribute("data-section") + (query ? "?" + query : "");
-    return fetch(url, { headers: headers({}) }).then(function (r) {
-      if (r.status === 401) { signOut("Your keys were not accepted."); return ""; }
-      return r.text();
-    }).then(function (html) { node.innerHTML = html; });
-  }
-  function load() {
-    return Promise.all(Array.prototype.map.call(document.querySelectorAll("[data-section]"), loadSection));
-  }
+${LIVE_SCRIPT}
   function send(path, method, body, origin) {
     var slot = resultSlot(origin);
     show(slot, "notice", "Working…", false);
@@ -222,10 +218,6 @@ const DASHBOARD_SCRIPT = String.raw`
 ${SETTINGS_SCRIPT}
   document.getElementById("refresh").addEventListener("click", load);
   document.getElementById("signout").addEventListener("click", function () { signOut(""); });
-  setInterval(function () {
-    var active = document.activeElement;
-    if (creds() && !(active && active.closest && active.closest("form"))) load();
-  }, 5000);
   if (creds()) start(false);
 })();
 `;

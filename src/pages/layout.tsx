@@ -38,6 +38,7 @@ td.row { display:table-cell; } td.row > * { margin:2px 6px 2px 0; }
 table { width:100%; border-collapse:collapse; font-size:.9rem; } th, td { text-align:left; padding:6px 8px; border-bottom:1px solid var(--line); vertical-align:top; }
 code, .mono { font-family: ui-monospace, SFMono-Regular, Menlo, monospace; }
 .scroll-x { overflow-x:auto; } caption { text-align:left; } .gap-top { margin-top:12px; } pre.wrap { white-space:pre-wrap; }
+.live-line { align-items:center; margin:12px 0; } .live-line p { margin:0; }
 .w-s { width:90px; } .w-m { width:110px; } .w-l { width:140px; } .w-xl { width:min(360px, 100%); }
 `;
 
