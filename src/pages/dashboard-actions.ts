@@ -35,6 +35,11 @@ export const ACTIONS_SCRIPT = String.raw`
       var why = d.status_code !== null ? "HTTP " + d.status_code + " from " + where : "could not reach " + where + (d.error ? ": " + d.error : "");
       return { ok: false, text: "Not delivered: " + why + (d.response_excerpt ? ". Response: " + d.response_excerpt : ".") };
     },
+    // A run that found problems is a failed check, though the run itself succeeded.
+    doctor: function (json) {
+      var d = json.data;
+      return { ok: d.ok, text: "Webhook doctor: " + d.passed + " of " + d.total + " cases passed" + (d.failed ? ", " + d.failed + " failed (see the scorecard)." : ".") };
+    },
     spend: function (json, req) {
       var t = json.data;
       if (t.status === "declined") return { ok: false, text: "Spend of " + usd(t.amount) + " declined: " + t.decline_reason + "." };
@@ -60,6 +65,7 @@ export const ACTIONS_SCRIPT = String.raw`
     [/^\/sandbox\/v1\/wallet\/fund$/, "fund"],
     [/^\/sandbox\/v1\/outcomes$/, "rule"],
     [/^\/sandbox\/v1\/webhooks\/test$/, "delivery"],
+    [/^\/sandbox\/v1\/webhooks\/doctor$/, "doctor"],
     [/^\/sandbox\/v1\/reset$/, "reset"],
     [/^\/sandbox\/v1\/merchant$/, "settings"],
     [/^\/api\/v1\/checkout\/create$/, "link"],

@@ -99,6 +99,13 @@ describe.skipIf(SKIP_BROWSER)("dashboard actions", () => {
       expect((await m.api("GET", "/sandbox/v1/clock")).data.now).toBe("2026-11-23T12:15:00.000Z");
       await expectAxeClean(page, `clock-${size.name}`);
 
+      // Funding says how much came in and the balance now.
+      const before = (await m.api("GET", "/api/v1/wallet/balance")).data.balance;
+      await page.locator("#fund-amount").fill("5000");
+      await page.locator("#fund-amount").press("Enter");
+      const naira = (n: number) => `₦${n.toLocaleString("en-NG", { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`;
+      await expect.poll(async () => (await result(page, "overview")).text).toBe(`Wallet funded with ₦5,000.00; balance ${naira(before + 5000)}.`);
+
       // The outcome form offers only the chosen target's outcomes, and only the fields they take.
       const outcomes = () => page.locator("#rule-outcome option").allTextContents();
       expect(await outcomes()).toEqual(["completed", "failed", "processing"]);

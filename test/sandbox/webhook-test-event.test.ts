@@ -4,11 +4,13 @@
  * 409 without anywhere to deliver; a quota per merchant on the wall clock.
  */
 import { describe, expect, it } from "vitest";
+import { createRuntime, type Runtime } from "../../src/runtime.js";
 import { TEST_EVENTS_PER_MINUTE } from "../../src/sandbox/test-webhook-docs.js";
 import { verifyWebhookSignature } from "../../src/webhooks/sign.js";
-import { expectError, harness, receivers, type Merchant } from "../helpers.js";
+import { closedAfterEach, expectError, harness, receivers, type Merchant } from "../helpers.js";
 
 const receiver = receivers();
+const runtimes = closedAfterEach((runtime: Runtime) => runtime.stop());
 const sendTest = (m: Merchant) => m.call("POST", "/sandbox/v1/webhooks/test");
 
 describe("a test event", () => {
@@ -84,5 +86,15 @@ describe("a test event", () => {
     expect((await sendTest(await h.merchant({ webhook_capture: {} }))).status).toBe(200);
     h.wall.now += (60 - TEST_EVENTS_PER_MINUTE) * 1_000;
     expect((await sendTest(m)).status).toBe(200);
+  });
+
+  it("in shared mode goes nowhere private, even to a URL a merchant still holds: the delivery says why", async () => {
+    const r = await receiver();
+    const m = await harness({ runtime: runtimes(createRuntime({ shared: true })), shared: true }).merchant({ webhook_capture: {} });
+    m.tenant.config.webhook_url = r.url; // as a --data file written before shared mode was turned on has it
+    const res = await sendTest(m);
+    expect(res.status).toBe(200);
+    expect(res.body.data).toMatchObject({ status_code: null, outcome: "failed", error: "Refused: 127.0.0.1 is a private or loopback address (shared mode refuses these webhook targets)" });
+    expect(r.received).toHaveLength(0);
   });
 });
