@@ -490,7 +490,8 @@ export type TimelineEntry = z.infer<typeof TimelineEntryRecord>;
 export const EVENT_STATUSES = ["pending", "delivered", "failed", "no_url", "held"] as const;
 export type EventStatus = (typeof EVENT_STATUSES)[number];
 
-export const DeliveryTriggers = ["initial", "retry", "redeliver", "duplicate", "released"] as const;
+/** `test`: the one attempt of a `webhook.test` event, made when the merchant asks (never retried). */
+export const DeliveryTriggers = ["initial", "retry", "redeliver", "duplicate", "released", "test"] as const;
 export type DeliveryTrigger = (typeof DeliveryTriggers)[number];
 
 /** One attempt to deliver an event, with everything a developer needs to debug their receiver. */

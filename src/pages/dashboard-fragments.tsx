@@ -12,7 +12,9 @@ import { payoutStatusView } from "../domain/payouts.js";
 import { virtualAccountView } from "../domain/virtual-accounts.js";
 import { vtuRecordView } from "../domain/vtu.js";
 import { walletView } from "../domain/wallet.js";
-import { OUTCOMES } from "../domain/outcomes.js";
+import { OUTCOMES, type OutcomeTarget } from "../domain/outcomes.js";
+import { OUTCOME_TARGETS, QUERY_OUTCOMES } from "../domain/records.js";
+import { MAX_DELAY_SECONDS, MAX_RESPONSE_DELAY_SECONDS } from "../domain/bounds.js";
 import { deliveryView, eventView } from "../domain/events.js";
 import { contextOf, type Tenant } from "../engine/tenant.js";
 
@@ -79,10 +81,27 @@ export function Overview({ tenant }: { tenant: Tenant }) {
         <Action post="/sandbox/v1/clock/advance" body={{ by: "30m" }} label="Advance 30 min" />
         <Action post="/sandbox/v1/clock/advance" body={{ by: "1d" }} label="Advance 1 day" />
       </div>
-      <form data-post="/sandbox/v1/wallet/fund" class="row gap-top">
-        <div>
+      {/* novalidate on every form: the sandbox's own validation answers, under the field, keeping the input. */}
+      <form id="advance-by-form" data-post="/sandbox/v1/clock/advance" class="row gap-top" novalidate>
+        <div data-field>
+          <label for="advance-by">Advance by</label>
+          <input id="advance-by" name="by" class="w-l" autocomplete="off" aria-describedby="advance-by-hint" />
+          <p id="advance-by-hint" class="muted">A number and s, m, h or d: 15s, 90m, 2h, 3d.</p>
+        </div>
+        <button type="submit">Advance</button>
+      </form>
+      <form id="advance-to-form" data-post="/sandbox/v1/clock/advance" class="row gap-top" novalidate>
+        <div data-field>
+          <label for="advance-to">Advance to (UTC)</label>
+          <input id="advance-to" name="to" type="datetime-local" step="1" data-type="utc" aria-describedby="advance-to-hint" />
+          <p id="advance-to-hint" class="muted">A date and time in UTC, at or after the sandbox time.</p>
+        </div>
+        <button type="submit">Advance to this time</button>
+      </form>
+      <form id="fund-form" data-post="/sandbox/v1/wallet/fund" class="row gap-top" novalidate>
+        <div data-field>
           <label for="fund-amount">Fund wallet (₦)</label>
-          <input id="fund-amount" name="amount" type="number" step="0.01" min="0.01" required />
+          <input id="fund-amount" name="amount" type="number" step="0.01" min="0.01" />
         </div>
         <button type="submit">Fund</button>
       </form>
@@ -136,12 +155,12 @@ export function VirtualAccounts({ tenant }: { tenant: Tenant }) {
           );
         })}
       </Table>
-      <form data-post="/api/v1/virtual-account/create" data-extra='{"bank":"partnerbank"}' class="row gap-top">
-        <div><label for="va-first">First name</label><input id="va-first" name="first_name" required /></div>
-        <div><label for="va-last">Last name</label><input id="va-last" name="last_name" required /></div>
-        <div><label for="va-email">Email</label><input id="va-email" name="email" type="email" required /></div>
-        <div><label for="va-ref">Reference</label><input id="va-ref" name="reference" required /></div>
-        <div><label for="va-bvn">BVN (optional)</label><input id="va-bvn" name="bvn" inputmode="numeric" /></div>
+      <form id="va-form" data-post="/api/v1/virtual-account/create" data-extra='{"bank":"partnerbank"}' class="row gap-top" novalidate>
+        <div data-field><label for="va-first">First name</label><input id="va-first" name="first_name" required /></div>
+        <div data-field><label for="va-last">Last name</label><input id="va-last" name="last_name" required /></div>
+        <div data-field><label for="va-email">Email</label><input id="va-email" name="email" type="email" required /></div>
+        <div data-field><label for="va-ref">Reference</label><input id="va-ref" name="reference" required /></div>
+        <div data-field><label for="va-bvn">BVN (optional)</label><input id="va-bvn" name="bvn" inputmode="numeric" /></div>
         <button type="submit">Create virtual account</button>
       </form>
     </div>
@@ -169,9 +188,9 @@ export function PaymentLinks({ tenant, baseUrl }: { tenant: Tenant; baseUrl: str
           );
         })}
       </Table>
-      <form data-post="/api/v1/checkout/create" class="row gap-top">
-        <div><label for="link-amount">Amount (₦, min 100)</label><input id="link-amount" name="amount" type="number" step="0.01" min="100" required /></div>
-        <div><label for="link-desc">Description</label><input id="link-desc" name="description" maxlength={200} /></div>
+      <form id="link-form" data-post="/api/v1/checkout/create" class="row gap-top" novalidate>
+        <div data-field><label for="link-amount">Amount (₦, min 100)</label><input id="link-amount" name="amount" type="number" step="0.01" min="100" required /></div>
+        <div data-field><label for="link-desc">Description</label><input id="link-desc" name="description" maxlength={200} /></div>
         <button type="submit">Create payment link</button>
       </form>
     </div>
@@ -337,8 +356,69 @@ export function Events({ tenant }: { tenant: Tenant }) {
   );
 }
 
+/**
+ * What the rule form offers for each target (the rules of POST /sandbox/v1/outcomes, as its docs give
+ * them): its outcomes, those that take a delay, those that settle on status reads, and the fields a
+ * match can name. The form shows only these, so no pair the API refuses can be sent.
+ */
+const RULE_FORM: Record<OutcomeTarget, { delay: readonly string[]; match: string[]; max_delay: number }> = {
+  payout: { delay: OUTCOMES.payout, match: ["reference", "amount", "bank_code", "account_number", "account_name", "bank_name", "narration"], max_delay: MAX_DELAY_SECONDS },
+  vtu: { delay: ["processing_success", "processing_fail"], match: ["service", "amount", "phone", "network", "data_plan_id", "provider_name", "cable_plan_id", "smart_card_number", "disco_id", "meter_number", "meter_type", "exam_type_id", "quantity"], max_delay: MAX_DELAY_SECONDS },
+  kyc: { delay: ["approved"], match: ["email", "first_name", "last_name", "phone"], max_delay: MAX_DELAY_SECONDS },
+  verify_account: { delay: ["timeout"], match: ["bank_code", "account_number"], max_delay: MAX_RESPONSE_DELAY_SECONDS },
+  bank: { delay: [], match: ["bank_code"], max_delay: 0 },
+  response: { delay: OUTCOMES.response, match: ["operation", "account_number", "amount", "reference", "phone", "id"], max_delay: MAX_RESPONSE_DELAY_SECONDS },
+  card_fund: { delay: [], match: ["card_id", "amount"], max_delay: 0 },
+  webhook: { delay: ["delay"], match: ["event"], max_delay: MAX_DELAY_SECONDS },
+};
+
+function RuleForm() {
+  const targets = OUTCOME_TARGETS;
+  const spec = Object.fromEntries(targets.map((t) => [t, { outcomes: OUTCOMES[t], queries: QUERY_OUTCOMES[t] ?? [], ...RULE_FORM[t] }]));
+  const first = spec[targets[0]]!;
+  return (
+    <form id="rule-form" data-post="/sandbox/v1/outcomes" data-rules={JSON.stringify(spec)} class="row gap-top" novalidate>
+      <div data-field>
+        <label for="rule-target">Target</label>
+        <select id="rule-target" name="target">{targets.map((t) => <option value={t}>{t}</option>)}</select>
+      </div>
+      <div data-field>
+        <label for="rule-outcome">Outcome</label>
+        <select id="rule-outcome" name="outcome" data-for={targets[0]}>{first.outcomes.map((o) => <option value={o}>{o}</option>)}</select>
+      </div>
+      <div data-field>
+        <label for="rule-match-key">Only when</label>
+        <select id="rule-match-key" data-match-key>
+          <option value="">{`(every ${targets[0]})`}</option>
+          {first.match.map((k) => <option value={k}>{k}</option>)}
+        </select>
+      </div>
+      <div data-field data-rule-field="match_value" hidden>
+        <label for="rule-match-value">equals</label>
+        <input id="rule-match-value" data-match-value class="w-l" autocomplete="off" />
+      </div>
+      <div data-field data-rule-field="delay_seconds" hidden={!first.delay.includes(first.outcomes[0]!)}>
+        <label for="rule-delay">Delay (s)</label>
+        <input id="rule-delay" name="delay_seconds" type="number" min="0" max={String(first.max_delay)} step="1" class="w-m" />
+      </div>
+      <div data-field data-rule-field="queries" hidden={!first.queries.includes(first.outcomes[0]!)}>
+        <label for="rule-queries">Settle on status read no.</label>
+        <input id="rule-queries" name="queries" type="number" min="1" step="1" class="w-m" />
+      </div>
+      <div data-field data-rule-field="times">
+        <label for="rule-times">Times</label>
+        <input id="rule-times" name="times" type="number" min="1" step="1" class="w-s" />
+      </div>
+      <div data-field data-rule-field="window_seconds">
+        <label for="rule-window">For (s)</label>
+        <input id="rule-window" name="window_seconds" type="number" min="1" step="1" class="w-m" />
+      </div>
+      <button type="submit">Add rule</button>
+    </form>
+  );
+}
+
 export function Outcomes({ tenant }: { tenant: Tenant }) {
-  const targets = Object.keys(OUTCOMES) as Array<keyof typeof OUTCOMES>;
   return (
     <div>
       <Table label="Outcome rules" caption="The newest matching rule wins" head={["ID", "Target", "Match", "Outcome", "Delay (s)", "Uses left", ""]} empty="No outcome rules.">
@@ -354,21 +434,7 @@ export function Outcomes({ tenant }: { tenant: Tenant }) {
           </tr>
         ))}
       </Table>
-      <form data-post="/sandbox/v1/outcomes" class="row gap-top">
-        <div>
-          <label for="rule-target">Target</label>
-          <select id="rule-target" name="target">{targets.map((t) => <option value={t}>{t}</option>)}</select>
-        </div>
-        <div>
-          <label for="rule-outcome">Outcome</label>
-          <select id="rule-outcome" name="outcome">
-            {targets.flatMap((t) => OUTCOMES[t].map((o) => <option value={o}>{`${t}: ${o}`}</option>))}
-          </select>
-        </div>
-        <div><label for="rule-delay">Delay (s)</label><input id="rule-delay" name="delay_seconds" type="number" min="0" step="1" /></div>
-        <div><label for="rule-times">Times</label><input id="rule-times" name="times" type="number" min="1" step="1" /></div>
-        <button type="submit">Add rule</button>
-      </form>
+      <RuleForm />
     </div>
   );
 }

@@ -18,8 +18,9 @@ import { Checks } from "./dashboard-checks.js";
 import type { DoctorDesk } from "../doctor/desk.js";
 import { WebhookDoctor } from "./dashboard-doctor.js";
 import { baseUrl } from "../http/base-url.js";
-import { ApiKeys, SETTINGS_SCRIPT, WebhookSettings } from "./dashboard-settings.js";
+import { ApiKeys, SandboxSettings, SETTINGS_SCRIPT, WebhookSettings } from "./dashboard-settings.js";
 import { IDIOMORPH_SCRIPT, LIVE_SCRIPT, LiveLine, etagOf, isFresh } from "./dashboard-live.js";
+import { ACTIONS_SCRIPT } from "./dashboard-actions.js";
 
 /**
  * `render`: the section's server fragment, refreshed. `body` instead: markup the script fills in and
@@ -48,6 +49,8 @@ const SECTIONS: Section[] = [
   // Issue 16: the spec's "API Keys" and "Webhook Settings" pages.
   { id: "api-keys", title: "API Keys", body: <ApiKeys /> },
   { id: "webhook-settings", title: "Webhook Settings", body: <WebhookSettings /> },
+  // Issue 16: the merchant's sandbox settings (PATCH /sandbox/v1/merchant) and reset.
+  { id: "sandbox-settings", title: "Sandbox settings", body: <SandboxSettings /> },
 ];
 
 function Shell(props: { nonce: string }) {
@@ -118,7 +121,7 @@ export function dashboardRoutes(opts: { registry: Registry; driver: ClockDriver;
   return app;
 }
 
-/** Sign-in, section loading (live updates: dashboard-live.tsx), and generic data-post actions. */
+/** Sign-in, section loading (live updates: dashboard-live.tsx), and the data-post actions (dashboard-actions.ts). */
 const DASHBOARD_SCRIPT = String.raw`
 (function () {
   var KEY = "merchant-sandbox:credentials";
@@ -141,17 +144,6 @@ const DASHBOARD_SCRIPT = String.raw`
     if (focus) { slot.setAttribute("tabindex", "-1"); slot.focus(); }
   }
 ${LIVE_SCRIPT}
-  function send(path, method, body, origin) {
-    var slot = resultSlot(origin);
-    show(slot, "notice", "Working…", false);
-    return fetch(path, { method: method, headers: headers(body === undefined ? {} : { "content-type": "application/json" }), body: body === undefined ? undefined : JSON.stringify(body) })
-      .then(function (r) { return r.json().then(function (json) { return { ok: r.ok, json: json }; }); })
-      .then(function (res) {
-        show(slot, res.ok ? "success" : "error", res.ok ? (res.json.message || "Done.") : (res.json.message || "Refused."), true);
-        return load();
-      })
-      .catch(function () { show(slot, "error", "The sandbox could not be reached.", true); });
-  }
   function signOut(message) {
     sessionStorage.removeItem(KEY);
     clearSettings();
@@ -181,23 +173,7 @@ ${LIVE_SCRIPT}
       start(true);
     });
   });
-  document.addEventListener("click", function (event) {
-    var button = event.target.closest && event.target.closest("button[data-post]");
-    if (!button) return;
-    var body = button.getAttribute("data-body");
-    send(button.getAttribute("data-post"), button.getAttribute("data-method") || "POST", body ? JSON.parse(body) : undefined, button);
-  });
-  document.addEventListener("submit", function (event) {
-    var form = event.target;
-    if (!form.getAttribute("data-post")) return;
-    event.preventDefault();
-    var body = JSON.parse(form.getAttribute("data-extra") || "{}");
-    Array.prototype.forEach.call(form.elements, function (el) {
-      if (!el.name || el.value === "") return;
-      body[el.name] = el.type === "number" ? Number(el.value) : el.value;
-    });
-    send(form.getAttribute("data-post"), "POST", body, form);
-  });
+${ACTIONS_SCRIPT}
   // The Logs view: open one request, close it.
   function openRequest(seq) {
     return fetch("/dashboard/fragments/logs/" + encodeURIComponent(seq), { headers: headers({}) }).then(function (r) {

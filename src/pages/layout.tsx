@@ -39,6 +39,10 @@ table { width:100%; border-collapse:collapse; font-size:.9rem; } th, td { text-a
 code, .mono { font-family: ui-monospace, SFMono-Regular, Menlo, monospace; }
 .scroll-x { overflow-x:auto; } caption { text-align:left; } .gap-top { margin-top:12px; } pre.wrap { white-space:pre-wrap; }
 .live-line { align-items:center; margin:12px 0; } .live-line p { margin:0; }
+button.danger { background:var(--bad); color:#fff; }
+fieldset { border:1px solid var(--line); border-radius:8px; margin:12px 0; padding:4px 12px 12px; min-width:0; } legend { font-weight:700; padding:0 4px; }
+input[type=checkbox] { width:auto; margin:8px 0 4px; }
+.field-error { margin:4px 0 0; padding:6px 10px; font-size:.9rem; }
 .w-s { width:90px; } .w-m { width:110px; } .w-l { width:140px; } .w-xl { width:min(360px, 100%); }
 `;
 
