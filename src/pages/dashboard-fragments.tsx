@@ -107,7 +107,7 @@ export function VirtualAccounts({ tenant, query }: { tenant: Tenant; query: URLS
   const page = pageOf(q, (paging) => listVirtualAccounts(tenant.state, { search: q.search }, paging));
   return (
     <div>
-      <ListTable id="accounts-list" label="Virtual accounts" caption="Dedicated accounts, newest first" head={["Account", "Name", "Reference", "Created", "Simulate a transfer in"]} empty="No virtual accounts yet."
+      <ListTable id="accounts-list" label="Virtual accounts" caption="Dedicated accounts, newest first" head={["Account", "Name", "Reference", "Created", "Simulate"]} empty="No virtual accounts yet."
         query={q} page={page} size={tenant.state.virtualAccounts.size} searchLabel="Search account, name, reference or email">
         {page.items.map((a) => {
           const v = virtualAccountView(a);
@@ -117,7 +117,8 @@ export function VirtualAccounts({ tenant, query }: { tenant: Tenant; query: URLS
               <td>{v.account_name}</td>
               <td>{v.reference}</td>
               <td>{when(v.created_at)}</td>
-              <td>
+              {/* Collapsed: one Tab stop per row until opened. */}
+              <td><details><summary>Simulate a transfer in</summary>
                 <form data-post={`/sandbox/v1/virtual-accounts/${v.account_number}/transfers`} class="row">
                   <label class="muted" for={`amt-${v.account_number}`}>Amount (₦)</label>
                   <input id={`amt-${v.account_number}`} name="amount" type="number" step="0.01" min="0.01" required class="w-m" />
@@ -125,7 +126,7 @@ export function VirtualAccounts({ tenant, query }: { tenant: Tenant; query: URLS
                   <input id={`nar-${v.account_number}`} name="narration" type="text" class="w-l" />
                   <button type="submit">Send</button>
                 </form>
-              </td>
+              </details></td>
             </tr>
           );
         })}
@@ -284,13 +285,13 @@ export function Cards({ tenant, query }: { tenant: Tenant; query: URLSearchParam
                 {v.status === "active" ? <Action post={`${base}/freeze`} label="Freeze" secondary /> : null}
                 {v.status === "frozen" ? <Action post={`${base}/unfreeze`} label="Unfreeze" /> : null}
                 {v.status !== "terminated" ? <Action post={`${base}/terminate`} label="Terminate" secondary /> : null}
-                {v.status !== "terminated" ? (
+                {v.status !== "terminated" ? (<details><summary>Spend</summary>
                   <form data-post={`/sandbox/v1/virtual-cards/${v.card_id}/spend`} class="row">
                     <label class="muted" for={`spend-${v.card_id}`}>Spend $</label>
                     <input id={`spend-${v.card_id}`} name="amount" type="number" step="0.01" min="0.01" required class="w-s" />
                     <button type="submit">Spend</button>
                   </form>
-                ) : null}
+                </details>) : null}
               </td>
             </tr>
           );

@@ -26,7 +26,9 @@ export const TABLES_SCRIPT = String.raw`
     var form = event.target;
     if (!form.hasAttribute("data-filter")) return;
     event.preventDefault();
-    var used = (event.submitter && event.submitter.id) || (document.activeElement && document.activeElement.id) || "";
+    // Enter in the search box submits through the form's button: the box keeps the focus then.
+    var active = document.activeElement;
+    var used = (active && form.contains(active) && active.id) || (event.submitter && event.submitter.id) || "";
     var fields = [];
     Array.prototype.forEach.call(form.elements, function (el) { if (el.name) fields.push([el.name, el.value.trim()]); });
     setQuery(sectionOf(form), form.getAttribute("data-filter"), fields).then(function () { if (used) focusById(used); });

@@ -51,7 +51,7 @@ export function readTimeZone(raw: string | undefined): string | null {
 
 function localTime(ms: number, zone: string): string {
   const parts = Object.fromEntries(formatters.get(zone)!.formatToParts(ms).map((p) => [p.type, p.value]));
-  return `${parts.year}-${parts.month}-${parts.day} ${parts.hour}:${parts.minute}:${parts.second} ${parts.timeZoneName} (${zone})`;
+  return `${parts.year}-${parts.month}-${parts.day} ${parts.hour}:${parts.minute}:${parts.second} ${parts.timeZoneName}`;
 }
 
 /** A time as the dashboard shows it: UTC, and the reader's local time beside it when their zone is known. */
@@ -63,7 +63,7 @@ export function when(iso: string | null): Child {
   return (
     <>
       <time datetime={iso}>{utc}</time>
-      {zone && Number.isFinite(ms) ? <span class="local-time"> · {localTime(ms, zone)}</span> : null}
+      {zone && Number.isFinite(ms) ? <span class="local-time" title={`Your time (${zone})`}> · {localTime(ms, zone)}</span> : null}
     </>
   );
 }
