@@ -12,7 +12,7 @@ import type { TouchedObject } from "../domain/request-log.js";
 import { listRequests, requestSummaryView, requestView, touchedRecord } from "../domain/request-log-views.js";
 import type { Tenant } from "../engine/tenant.js";
 import { Table, when } from "./dashboard-fragments.js";
-import { ListTable, pageOf, tableQuery } from "./dashboard-tables.js";
+import { ListTable, pageOf, Payload, tableQuery } from "./dashboard-tables.js";
 
 /** The status filter's classes, as GET /sandbox/v1/requests takes them. */
 const CLASSES: Record<string, readonly [number, number]> = { "2xx": [200, 299], "3xx": [300, 399], "4xx": [400, 499], "5xx": [500, 599] };
@@ -78,25 +78,6 @@ export function RequestLogList({ tenant, query }: { tenant: Tenant; query: URLSe
   );
 }
 
-/** A body as sent, indented when it is whole JSON. */
-function Body(props: { text: string | null; truncated: boolean; label: string }) {
-  if (props.text === null) return <p class="muted">{props.label}: none</p>;
-  let shown = props.text;
-  if (!props.truncated) {
-    try {
-      shown = JSON.stringify(JSON.parse(props.text), null, 2);
-    } catch {
-      // not JSON: shown as sent
-    }
-  }
-  return (
-    <div>
-      <p class="muted">{props.label}{props.truncated ? " (cut at 8 KB)" : ""}</p>
-      <pre class="mono wrap" data-testid={props.label === "Request body" ? "request-body" : "response-body"}>{shown}</pre>
-    </div>
-  );
-}
-
 export function RequestDetail({ tenant, seq }: { tenant: Tenant; seq: number }) {
   const entry = tenant.requestLog.get(seq);
   if (!entry) return <p class="error">Request {seq} is no longer in the log.</p>;
@@ -140,8 +121,8 @@ export function RequestDetail({ tenant, seq }: { tenant: Tenant; seq: number }) 
           </tr>
         ))}
       </Table>
-      <Body text={r.request_body} truncated={r.request_body_truncated} label="Request body" />
-      <Body text={r.response_body} truncated={r.response_body_truncated} label="Response body" />
+      <Payload id={`request-${r.seq}-body`} text={r.request_body} whole={!r.request_body_truncated} label="Request body" what={`request body of request ${r.seq}`} testid="request-body" />
+      <Payload id={`request-${r.seq}-response`} text={r.response_body} whole={!r.response_body_truncated} label="Response body" what={`response body of request ${r.seq}`} testid="response-body" />
       <h4>Objects it touched</h4>
       <Table label="Objects touched" caption="Each as it is now; its section above lists it too" head={["Kind", "Id", "Read it with", "Now"]} empty="None.">
         {r.links.objects.map((o, i) => {

@@ -230,22 +230,28 @@ export function Table(props: { label: string; caption: string; head: string[]; e
   );
 }
 
-/** JSON indented (a body that is not JSON, or was cut, as it is), in a panel that wraps, with a Copy button. */
-export function Payload(props: { id: string; text: string | null; label: string; what: string }) {
+/**
+ * A body in a panel that wraps, with a Copy button: JSON indented, anything else (or a body cut short:
+ * `whole` false) as it is. `what` names it for the button ("payload of delivery dlv_1").
+ */
+export function Payload(props: { id: string; text: string | null; label: string; what: string; whole?: boolean; testid?: string }) {
   if (props.text === null) return <p class="muted">{props.label}: none</p>;
+  const whole = props.whole ?? true;
   let shown = props.text;
-  try {
-    shown = JSON.stringify(JSON.parse(props.text), null, 2);
-  } catch {
-    // not JSON: shown as it is
+  if (whole) {
+    try {
+      shown = JSON.stringify(JSON.parse(props.text), null, 2);
+    } catch {
+      // not JSON: shown as it is
+    }
   }
   return (
     <div class="payload">
       <div class="row">
-        <p class="muted">{props.label}</p>
+        <p class="muted">{props.label}{whole ? "" : " (cut at 8 KB)"}</p>
         <button type="button" class="secondary small" data-copy={props.id} aria-label={`Copy ${props.what}`}>Copy</button>
       </div>
-      <pre class="mono wrap" id={props.id}>{shown}</pre>
+      <pre class="mono wrap" id={props.id} data-testid={props.testid}>{shown}</pre>
     </div>
   );
 }

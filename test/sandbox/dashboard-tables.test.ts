@@ -91,6 +91,11 @@ describe("dashboard tables: search, filters and paging", () => {
     expect(errors).toContain("/api/v1/payout/status");
     expect(errors).not.toContain("/api/v1/payout/transfer");
     expect(await fragment(c, "logs", "q=%2Fapi%2Fv1%2Fpayout%2Ftransfer&status=2xx")).toContain("Showing all 2 matching");
+    // One request opened: its bodies indented, each with Copy.
+    const one = await fragment(c, "logs/1");
+    expect(one).toContain('data-copy="request-1-body" aria-label="Copy request body of request 1"');
+    expect(one).toMatch(/id="request-1-body" data-testid="request-body">\{\n {2}&quot;amount&quot;/);
+    expect(one).toContain('data-copy="request-1-response"');
   });
 });
 
