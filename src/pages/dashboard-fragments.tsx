@@ -82,7 +82,7 @@ export function Ledger({ tenant, query }: { tenant: Tenant; query: URLSearchPara
   const q = tableQuery(query, "", LEDGER_KINDS);
   const page = pageOf(q, (paging) => listLedger(tenant.state, { search: q.search, status: q.status as (typeof LEDGER_KINDS)[number] | undefined }, paging));
   return (
-    <ListTable id="ledger-list" label="Ledger" caption="Newest first" head={["#", "When", "Kind", "Amount", "Balance after", "Transaction", "Description"]} empty="No ledger entries."
+    <ListTable id="ledger-list" label="Ledger" what="ledger entries" caption="Newest first" head={["#", "When", "Kind", "Amount", "Balance after", "Transaction", "Description"]} empty="No ledger entries."
       query={q} page={page} size={tenant.state.ledger.length} statuses={choices(LEDGER_KINDS)} statusLabel="Kind" searchLabel="Search transaction or description">
       {page.items.map((entry) => {
         const e = ledgerEntryView(entry);
@@ -218,7 +218,7 @@ export function Vtu({ tenant, query }: { tenant: Tenant; query: URLSearchParams 
   const q = tableQuery(query, "", VTU_STATUSES.map((s) => s.value));
   const page = pageOf(q, (paging) => listVtuPurchases(tenant.state, { search: q.search, status: q.status as (typeof VTU_STATUSES)[number]["value"] | undefined }, paging));
   return (
-    <ListTable id="vtu-list" label="VTU purchases" caption="Newest first" head={["Reference", "Service", "Amount", "Status", "Description", "Date", "Actions"]} empty="No VTU purchases yet."
+    <ListTable id="vtu-list" label="VTU purchases" what="VTU purchases" caption="Newest first" head={["Reference", "Service", "Amount", "Status", "Description", "Date", "Actions"]} empty="No VTU purchases yet."
       query={q} page={page} size={tenant.state.vtu.size} statuses={VTU_STATUSES} searchLabel="Search reference or description">
       {page.items.map((p) => {
         const v = vtuRecordView(p);

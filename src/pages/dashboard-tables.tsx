@@ -134,11 +134,13 @@ export interface StatusChoice {
 /**
  * A filter bar, the table and its pager. `id`: unique on the page, names the controls (the script
  * gives the focus back to the control used after the table reloads). `size`: the records before
- * filtering. `keep`: query fields the filter bar carries along (deliveries of one event).
+ * filtering. `keep`: query fields the filter bar carries along (deliveries of one event). `what`: the
+ * records in a sentence ("ledger entries"), the label in lower case unless given.
  */
 export function ListTable(props: {
   id: string;
   label: string;
+  what?: string;
   caption: string;
   head: string[];
   empty: string;
@@ -155,7 +157,7 @@ export function ListTable(props: {
   const { current_page, per_page, total, total_pages } = page.pagination;
   const first = (current_page - 1) * per_page + 1;
   const shownTo = first + page.items.length - 1;
-  const what = props.label.toLowerCase();
+  const what = props.what ?? props.label.toLowerCase();
   return (
     <div class="list-table" data-table={props.id}>
       {props.size >= FILTER_FROM || q.filtered ? (

@@ -86,6 +86,7 @@ describe("dashboard tables: search, filters and paging", () => {
     expect(await fragment(c, "outcomes", "status=vtu")).toContain("No outcome rules match these filters.");
     const payoutEntries = await fragment(c, "ledger", "q=ref-001");
     expect(payoutEntries).not.toContain("ref-000");
+    expect(await fragment(c, "ledger", "status=vtu_refund")).toContain("No ledger entries match these filters.");
     await c.call("GET", "/api/v1/payout/status?reference=nope");
     const errors = await fragment(c, "logs", "status=4xx");
     expect(errors).toContain("/api/v1/payout/status");
@@ -96,6 +97,24 @@ describe("dashboard tables: search, filters and paging", () => {
     expect(one).toContain('data-copy="request-1-body" aria-label="Copy request body of request 1"');
     expect(one).toMatch(/id="request-1-body" data-testid="request-body">\{\n {2}&quot;amount&quot;/);
     expect(one).toContain('data-copy="request-1-response"');
+  });
+});
+
+describe("dashboard tables: the records the control API does not list", () => {
+  it("searches virtual accounts, cardholders and cards, and filters cards by status (the second table's query after cards.)", async () => {
+    const c = client(await harness().merchant({ wallet_balance: 100_000_000 }));
+    const first = await c.virtualAccount({ email: "first@example.com" });
+    await c.virtualAccount({ email: "second@example.com" });
+    const accounts = await fragment(c, "accounts", "q=FIRST@");
+    expect(accounts).toContain(first.account_number);
+    expect(accounts).toContain("Showing all 1 matching");
+    const card = await c.fundedCard(50);
+    await c.cardholder({ email: "other@example.com", first_name: "Musa" });
+    await c.call("POST", `/api/v1/virtual-cards/${card.card_id}/freeze`);
+    const cards = await fragment(c, "cards", "q=musa&cards.status=frozen");
+    expect(cards).toContain("Showing all 1 matching"); // the cardholder Musa, and the frozen card
+    expect(cards.match(/Showing all 1 matching/g)).toHaveLength(2);
+    expect(await fragment(c, "cards", "cards.status=active")).toContain("No cards match these filters.");
   });
 });
 
