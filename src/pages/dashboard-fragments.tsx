@@ -4,7 +4,6 @@
  * the API uses. Buttons and forms carry `data-post` (and `data-method`, `data-body`): the dashboard's
  * small client script sends them to the JSON APIs with the signed-in merchant's keys.
  */
-import type { Child } from "hono/jsx";
 import { cardView, cardholderView } from "../domain/cards.js";
 import { checkoutView } from "../domain/checkout.js";
 import { ledgerEntryView } from "../domain/ledger.js";
@@ -13,16 +12,27 @@ import { virtualAccountView } from "../domain/virtual-accounts.js";
 import { vtuRecordView } from "../domain/vtu.js";
 import { walletView } from "../domain/wallet.js";
 import { OUTCOMES, type OutcomeTarget } from "../domain/outcomes.js";
-import { OUTCOME_TARGETS, QUERY_OUTCOMES } from "../domain/records.js";
+import { LEDGER_KINDS, OUTCOME_TARGETS, PAYOUT_STATUSES, QUERY_OUTCOMES } from "../domain/records.js";
 import { MAX_DELAY_SECONDS, MAX_RESPONSE_DELAY_SECONDS } from "../domain/bounds.js";
-import { deliveryView, eventView } from "../domain/events.js";
+import {
+  listCardholders,
+  listCards,
+  listCheckouts,
+  listLedger,
+  listOutcomeRules,
+  listPayouts,
+  listVirtualAccounts,
+  listVtuPurchases,
+} from "../domain/lists.js";
 import { contextOf, type Tenant } from "../engine/tenant.js";
+import { ListTable, pageOf, tableQuery, when } from "./dashboard-tables.js";
+
+export { Table, when } from "./dashboard-tables.js";
 
 const naira = (n: number) => `₦${n.toLocaleString("en-NG", { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`;
-export const when = (iso: string | null) => (iso ? iso.replace("T", " ").replace(/\.\d+Z$/, "Z") : "—");
-const newestFirst = <T,>(items: Iterable<T>, limit = 50) => [...items].reverse().slice(0, limit);
+const choices = (values: readonly string[]) => values.map((value) => ({ value }));
 
-function Action(props: { post: string; body?: unknown; label: string; method?: string; secondary?: boolean }) {
+export function Action(props: { post: string; body?: unknown; label: string; method?: string; secondary?: boolean }) {
   return (
     <button
       type="button"
@@ -33,29 +43,6 @@ function Action(props: { post: string; body?: unknown; label: string; method?: s
     >
       {props.label}
     </button>
-  );
-}
-
-/**
- * `label` names the table for the region around it ("Payouts" gives "Payouts table", apart from the
- * section of the same name): the region scrolls sideways on a phone, so it takes
- * the keyboard focus (a keyboard user scrolls it with the arrow keys) and a screen reader says what it is.
- */
-export function Table(props: { label: string; caption: string; head: string[]; empty: string; children?: Child }) {
-  const rows = props.children;
-  const none = Array.isArray(rows) && rows.length === 0;
-  return none ? (
-    <p class="muted">{props.empty}</p>
-  ) : (
-    <div class="scroll-x" tabindex={0} role="region" aria-label={`${props.label} table`}>
-      <table>
-        <caption class="muted">{props.caption}</caption>
-        <thead>
-          <tr>{props.head.map((h) => <th scope="col">{h}</th>)}</tr>
-        </thead>
-        <tbody>{rows}</tbody>
-      </table>
-    </div>
   );
 }
 
@@ -109,10 +96,13 @@ export function Overview({ tenant }: { tenant: Tenant }) {
   );
 }
 
-export function Ledger({ tenant }: { tenant: Tenant }) {
+export function Ledger({ tenant, query }: { tenant: Tenant; query: URLSearchParams }) {
+  const q = tableQuery(query, "", LEDGER_KINDS);
+  const page = pageOf(q, (paging) => listLedger(tenant.state, { search: q.search, status: q.status as (typeof LEDGER_KINDS)[number] | undefined }, paging));
   return (
-    <Table label="Ledger" caption="Newest first (last 50)" head={["#", "When", "Kind", "Amount", "Balance after", "Transaction", "Description"]} empty="No ledger entries.">
-      {newestFirst(tenant.state.ledger).map((entry) => {
+    <ListTable id="ledger-list" label="Ledger" what="ledger entries" caption="Newest first" head={["#", "When", "Kind", "Amount", "Balance after", "Transaction", "Description"]} empty="No ledger entries."
+      query={q} page={page} size={tenant.state.ledger.length} statuses={choices(LEDGER_KINDS)} statusLabel="Kind" searchLabel="Search transaction or description">
+      {page.items.map((entry) => {
         const e = ledgerEntryView(entry);
         return (
           <tr data-key={e.entry_id}>
@@ -126,15 +116,18 @@ export function Ledger({ tenant }: { tenant: Tenant }) {
           </tr>
         );
       })}
-    </Table>
+    </ListTable>
   );
 }
 
-export function VirtualAccounts({ tenant }: { tenant: Tenant }) {
+export function VirtualAccounts({ tenant, query }: { tenant: Tenant; query: URLSearchParams }) {
+  const q = tableQuery(query, "", []);
+  const page = pageOf(q, (paging) => listVirtualAccounts(tenant.state, { search: q.search }, paging));
   return (
     <div>
-      <Table label="Virtual accounts" caption="Dedicated accounts" head={["Account", "Name", "Reference", "Created", "Simulate a transfer in"]} empty="No virtual accounts yet.">
-        {[...tenant.state.virtualAccounts.values()].map((a) => {
+      <ListTable id="accounts-list" label="Virtual accounts" caption="Dedicated accounts, newest first" head={["Account", "Name", "Reference", "Created", "Simulate"]} empty="No virtual accounts yet."
+        query={q} page={page} size={tenant.state.virtualAccounts.size} searchLabel="Search account, name, reference or email">
+        {page.items.map((a) => {
           const v = virtualAccountView(a);
           return (
             <tr data-key={v.account_number}>
@@ -142,7 +135,8 @@ export function VirtualAccounts({ tenant }: { tenant: Tenant }) {
               <td>{v.account_name}</td>
               <td>{v.reference}</td>
               <td>{when(v.created_at)}</td>
-              <td>
+              {/* Collapsed: one Tab stop per row until opened. */}
+              <td><details><summary>Simulate a transfer in</summary>
                 <form data-post={`/sandbox/v1/virtual-accounts/${v.account_number}/transfers`} class="row">
                   <label class="muted" for={`amt-${v.account_number}`}>Amount (₦)</label>
                   <input id={`amt-${v.account_number}`} name="amount" type="number" step="0.01" min="0.01" required class="w-m" />
@@ -150,11 +144,11 @@ export function VirtualAccounts({ tenant }: { tenant: Tenant }) {
                   <input id={`nar-${v.account_number}`} name="narration" type="text" class="w-l" />
                   <button type="submit">Send</button>
                 </form>
-              </td>
+              </details></td>
             </tr>
           );
         })}
-      </Table>
+      </ListTable>
       <form id="va-form" data-post="/api/v1/virtual-account/create" data-extra='{"bank":"partnerbank"}' class="row gap-top" novalidate>
         <div data-field><label for="va-first">First name</label><input id="va-first" name="first_name" required /></div>
         <div data-field><label for="va-last">Last name</label><input id="va-last" name="last_name" required /></div>
@@ -167,12 +161,17 @@ export function VirtualAccounts({ tenant }: { tenant: Tenant }) {
   );
 }
 
-export function PaymentLinks({ tenant, baseUrl }: { tenant: Tenant; baseUrl: string }) {
+const LINK_STATUSES = ["pending", "paid", "expired"] as const;
+
+export function PaymentLinks({ tenant, baseUrl, query }: { tenant: Tenant; baseUrl: string; query: URLSearchParams }) {
   const now = tenant.clock.now();
+  const q = tableQuery(query, "", LINK_STATUSES);
+  const page = pageOf(q, (paging) => listCheckouts(tenant.state, now, { search: q.search, status: q.status as (typeof LINK_STATUSES)[number] | undefined }, paging));
   return (
     <div>
-      <Table label="Payment links" caption="Newest first" head={["Reference", "Amount", "Status", "Expires", "Paid at", ""]} empty="No payment links yet.">
-        {newestFirst(tenant.state.checkouts.values()).map((c) => {
+      <ListTable id="links-list" label="Payment links" caption="Newest first" head={["Reference", "Amount", "Status", "Expires", "Paid at", ""]} empty="No payment links yet."
+        query={q} page={page} size={tenant.state.checkouts.size} statuses={choices(LINK_STATUSES)} searchLabel="Search reference or description">
+        {page.items.map((c) => {
           const v = checkoutView(c, now);
           return (
             <tr data-key={v.reference}>
@@ -187,7 +186,7 @@ export function PaymentLinks({ tenant, baseUrl }: { tenant: Tenant; baseUrl: str
             </tr>
           );
         })}
-      </Table>
+      </ListTable>
       <form id="link-form" data-post="/api/v1/checkout/create" class="row gap-top" novalidate>
         <div data-field><label for="link-amount">Amount (₦, min 100)</label><input id="link-amount" name="amount" type="number" step="0.01" min="100" required /></div>
         <div data-field><label for="link-desc">Description</label><input id="link-desc" name="description" maxlength={200} /></div>
@@ -197,10 +196,13 @@ export function PaymentLinks({ tenant, baseUrl }: { tenant: Tenant; baseUrl: str
   );
 }
 
-export function Payouts({ tenant }: { tenant: Tenant }) {
+export function Payouts({ tenant, query }: { tenant: Tenant; query: URLSearchParams }) {
+  const q = tableQuery(query, "", PAYOUT_STATUSES);
+  const page = pageOf(q, (paging) => listPayouts(tenant.state, { search: q.search, status: q.status as (typeof PAYOUT_STATUSES)[number] | undefined }, paging));
   return (
-    <Table label="Payouts" caption="Newest first" head={["Reference", "Amount", "Fee", "Status", "Account", "Created", "Processed", "Error", "Actions"]} empty="No payouts yet.">
-      {newestFirst(tenant.state.payouts.values()).map((p) => {
+    <ListTable id="payouts-list" label="Payouts" caption="Newest first" head={["Reference", "Amount", "Fee", "Status", "Account", "Created", "Processed", "Error", "Actions"]} empty="No payouts yet."
+      query={q} page={page} size={tenant.state.payouts.size} statuses={choices(PAYOUT_STATUSES)} searchLabel="Search reference, order or account">
+      {page.items.map((p) => {
         const v = payoutStatusView(p);
         const base = `/sandbox/v1/payouts/${encodeURIComponent(v.reference)}`;
         return (
@@ -220,14 +222,23 @@ export function Payouts({ tenant }: { tenant: Tenant }) {
           </tr>
         );
       })}
-    </Table>
+    </ListTable>
   );
 }
 
-export function Vtu({ tenant }: { tenant: Tenant }) {
+const VTU_STATUSES = [
+  { value: "processing", label: "Processing" },
+  { value: "success", label: "Success" },
+  { value: "fail", label: "Failed" },
+] as const;
+
+export function Vtu({ tenant, query }: { tenant: Tenant; query: URLSearchParams }) {
+  const q = tableQuery(query, "", VTU_STATUSES.map((s) => s.value));
+  const page = pageOf(q, (paging) => listVtuPurchases(tenant.state, { search: q.search, status: q.status as (typeof VTU_STATUSES)[number]["value"] | undefined }, paging));
   return (
-    <Table label="VTU purchases" caption="Newest first" head={["Reference", "Service", "Amount", "Status", "Description", "Date", "Actions"]} empty="No VTU purchases yet.">
-      {newestFirst(tenant.state.vtu.values()).map((p) => {
+    <ListTable id="vtu-list" label="VTU purchases" what="VTU purchases" caption="Newest first" head={["Reference", "Service", "Amount", "Status", "Description", "Date", "Actions"]} empty="No VTU purchases yet."
+      query={q} page={page} size={tenant.state.vtu.size} statuses={VTU_STATUSES} searchLabel="Search reference or description">
+      {page.items.map((p) => {
         const v = vtuRecordView(p);
         return (
           <tr data-key={v.reference}>
@@ -245,16 +256,24 @@ export function Vtu({ tenant }: { tenant: Tenant }) {
           </tr>
         );
       })}
-    </Table>
+    </ListTable>
   );
 }
 
-export function Cards({ tenant }: { tenant: Tenant }) {
+const KYC_STATUSES = ["PENDING", "APPROVED"] as const;
+const CARD_STATUSES = ["active", "frozen", "terminated"] as const;
+
+export function Cards({ tenant, query }: { tenant: Tenant; query: URLSearchParams }) {
+  const hq = tableQuery(query, "", KYC_STATUSES);
+  const holders = pageOf(hq, (paging) => listCardholders(tenant.state, { search: hq.search, status: hq.status as (typeof KYC_STATUSES)[number] | undefined }, paging));
+  const cq = tableQuery(query, "cards.", CARD_STATUSES);
+  const cards = pageOf(cq, (paging) => listCards(tenant.state, { search: cq.search, status: cq.status as (typeof CARD_STATUSES)[number] | undefined }, paging));
   return (
     <div>
       <h3>Cardholders</h3>
-      <Table label="Cardholders" caption="" head={["ID", "Name", "Email", "KYC", ""]} empty="No cardholders yet.">
-        {[...tenant.state.cardholders.values()].map((h) => {
+      <ListTable id="cardholders-list" label="Cardholders" caption="Newest first" head={["ID", "Name", "Email", "KYC", ""]} empty="No cardholders yet."
+        query={hq} page={holders} size={tenant.state.cardholders.size} statuses={choices(KYC_STATUSES)} statusLabel="KYC" searchLabel="Search id, name or email">
+        {holders.items.map((h) => {
           const v = cardholderView(h);
           return (
             <tr data-key={v.cardholder_id}>
@@ -266,10 +285,11 @@ export function Cards({ tenant }: { tenant: Tenant }) {
             </tr>
           );
         })}
-      </Table>
+      </ListTable>
       <h3>Cards</h3>
-      <Table label="Cards" caption="" head={["ID", "Brand", "Card", "Balance (USD)", "Status", "Actions"]} empty="No cards yet.">
-        {[...tenant.state.cards.values()].map((c) => {
+      <ListTable id="cards-list" label="Cards" caption="Newest first" head={["ID", "Brand", "Card", "Balance (USD)", "Status", "Actions"]} empty="No cards yet."
+        query={cq} page={cards} size={tenant.state.cards.size} statuses={choices(CARD_STATUSES)} searchLabel="Search id, card number or label">
+        {cards.items.map((c) => {
           const v = cardView(c);
           const base = `/api/v1/virtual-cards/${v.card_id}`;
           return (
@@ -283,75 +303,18 @@ export function Cards({ tenant }: { tenant: Tenant }) {
                 {v.status === "active" ? <Action post={`${base}/freeze`} label="Freeze" secondary /> : null}
                 {v.status === "frozen" ? <Action post={`${base}/unfreeze`} label="Unfreeze" /> : null}
                 {v.status !== "terminated" ? <Action post={`${base}/terminate`} label="Terminate" secondary /> : null}
-                {v.status !== "terminated" ? (
+                {v.status !== "terminated" ? (<details><summary>Spend</summary>
                   <form data-post={`/sandbox/v1/virtual-cards/${v.card_id}/spend`} class="row">
                     <label class="muted" for={`spend-${v.card_id}`}>Spend $</label>
                     <input id={`spend-${v.card_id}`} name="amount" type="number" step="0.01" min="0.01" required class="w-s" />
                     <button type="submit">Spend</button>
                   </form>
-                ) : null}
+                </details>) : null}
               </td>
             </tr>
           );
         })}
-      </Table>
-    </div>
-  );
-}
-
-export function Events({ tenant }: { tenant: Tenant }) {
-  return (
-    <div>
-      <h3>Events</h3>
-      <Table label="Events" caption="Newest first" head={["Event", "Type", "Transaction", "Status", "Attempts", "Created", ""]} empty="No events yet.">
-        {newestFirst(tenant.state.events.values()).map((e) => {
-          const v = eventView(e);
-          return (
-            <tr data-key={v.id}>
-              <td class="mono">{v.id}</td>
-              <td>{v.type}</td>
-              <td class="mono">{v.transaction_id}</td>
-              <td>{v.status}</td>
-              <td>{v.attempts}</td>
-              <td>{when(v.created_at)}</td>
-              <td>{tenant.config.webhook_url ? <Action post={`/sandbox/v1/events/${v.id}/redeliver`} label="Redeliver" secondary /> : null}</td>
-            </tr>
-          );
-        })}
-      </Table>
-      <h3>Webhook deliveries</h3>
-      {tenant.config.webhook_url ? (
-        <p class="muted">Delivered to <span class="mono">{tenant.config.webhook_url}</span></p>
-      ) : (
-        <p class="muted">No webhook URL set: events are logged but not delivered.</p>
-      )}
-      <Table label="Webhook deliveries" caption="Newest first" head={["Sent", "Event", "Trigger", "Result", "Latency", "Fault", "Next retry", "Details"]} empty="No deliveries yet.">
-        {newestFirst(tenant.state.deliveries).map((d) => {
-          const v = deliveryView(d);
-          return (
-            <tr data-delivery={v.event_type} data-key={v.id}>
-              <td>{when(v.sent_at)}</td>
-              <td>{v.event_type}</td>
-              <td>{v.trigger}</td>
-              <td>{v.status_code !== null ? `HTTP ${v.status_code}` : v.error ?? v.outcome} ({v.outcome})</td>
-              <td>{v.latency_ms === null ? "—" : `${v.latency_ms} ms`}</td>
-              <td>{v.fault ?? ""}</td>
-              <td>{when(v.next_retry_at)}</td>
-              <td>
-                <details>
-                  <summary>Request and response</summary>
-                  <p class="muted">Signature</p>
-                  <pre class="mono wrap">{v.request_headers["x-webhook-signature"] ?? "—"}</pre>
-                  <p class="muted">Body</p>
-                  <pre class="mono wrap">{v.request_body ?? "—"}</pre>
-                  <p class="muted">Response</p>
-                  <pre class="mono wrap">{v.response_excerpt ?? v.error ?? "—"}</pre>
-                </details>
-              </td>
-            </tr>
-          );
-        })}
-      </Table>
+      </ListTable>
     </div>
   );
 }
@@ -418,11 +381,14 @@ function RuleForm() {
   );
 }
 
-export function Outcomes({ tenant }: { tenant: Tenant }) {
+export function Outcomes({ tenant, query }: { tenant: Tenant; query: URLSearchParams }) {
+  const q = tableQuery(query, "", OUTCOME_TARGETS);
+  const page = pageOf(q, (paging) => listOutcomeRules(tenant.state, { search: q.search, status: q.status as (typeof OUTCOME_TARGETS)[number] | undefined }, paging));
   return (
     <div>
-      <Table label="Outcome rules" caption="The newest matching rule wins" head={["ID", "Target", "Match", "Outcome", "Delay (s)", "Uses left", ""]} empty="No outcome rules.">
-        {[...tenant.state.outcomeRules].reverse().map((r) => (
+      <ListTable id="outcomes-list" label="Outcome rules" caption="The newest matching rule wins" head={["ID", "Target", "Match", "Outcome", "Delay (s)", "Uses left", ""]} empty="No outcome rules."
+        query={q} page={page} size={tenant.state.outcomeRules.length} statuses={choices(OUTCOME_TARGETS)} statusLabel="Target" searchLabel="Search id, outcome or match">
+        {page.items.map((r) => (
           <tr data-key={r.id}>
             <td class="mono">{r.id}</td>
             <td>{r.target}</td>
@@ -433,7 +399,7 @@ export function Outcomes({ tenant }: { tenant: Tenant }) {
             <td><Action post={`/sandbox/v1/outcomes/${r.id}`} method="DELETE" label="Delete" secondary /></td>
           </tr>
         ))}
-      </Table>
+      </ListTable>
       <RuleForm />
     </div>
   );

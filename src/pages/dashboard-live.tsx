@@ -102,7 +102,8 @@ export const LIVE_SCRIPT = String.raw`
   // along only for the same URL: a new query must get its own content, not a 304 for the old one.
   function loadSection(node) {
     var query = node.getAttribute("data-query");
-    var url = "/dashboard/fragments/" + node.getAttribute("data-section") + (query ? "?" + query : "");
+    // The browser's time zone goes along too: the server writes each time in UTC and in that zone.
+    var url = "/dashboard/fragments/" + node.getAttribute("data-section") + "?" + (query ? query + "&" : "") + "tz=" + encodeURIComponent(ZONE);
     var extra = node.liveUrl === url && node.liveTag ? { "if-none-match": node.liveTag } : {};
     var seq = (node.liveSeq || 0) + 1;
     node.liveSeq = seq;

@@ -154,7 +154,10 @@ export const SETTINGS_SCRIPT = String.raw`
     if (button.hasAttribute("data-reveal")) { toggleSecret(button); return; }
     var slot = resultSlot(button);
     var name = button.getAttribute("aria-label").replace(/^Copy /, "");
-    var value = secretValues[button.getAttribute("data-copy")];
+    // A secret is copied from its kept value (the page may show it masked); anything else, as shown.
+    var id = button.getAttribute("data-copy");
+    var shown = document.getElementById(id);
+    var value = id in secretValues ? secretValues[id] : shown && shown.textContent;
     if (!value || !navigator.clipboard) { show(slot, "error", "Could not copy the " + name + ": this browser gives no clipboard here.", false); return; }
     navigator.clipboard.writeText(value).then(
       function () { show(slot, "success", "Copied the " + name + " to the clipboard.", false); },

@@ -11,7 +11,7 @@ import { cspNonce, pageSecurityHeaders } from "../http/security-headers.js";
 import type { ClockDriver } from "../engine/clock-driver.js";
 import type { Registry } from "../engine/registry.js";
 import type { Tenant } from "../engine/tenant.js";
-import { Cards, Events, Ledger, Outcomes, Overview, PaymentLinks, Payouts, VirtualAccounts, Vtu } from "./dashboard-fragments.js";
+import { Cards, Ledger, Outcomes, Overview, PaymentLinks, Payouts, VirtualAccounts, Vtu } from "./dashboard-fragments.js";
 import { RequestDetail, RequestLogList } from "./dashboard-logs.js";
 import { Page } from "./layout.js";
 import { Checks } from "./dashboard-checks.js";
@@ -21,29 +21,33 @@ import { baseUrl } from "../http/base-url.js";
 import { ApiKeys, SandboxSettings, SETTINGS_SCRIPT, WebhookSettings } from "./dashboard-settings.js";
 import { IDIOMORPH_SCRIPT, LIVE_SCRIPT, LiveLine, etagOf, isFresh } from "./dashboard-live.js";
 import { ACTIONS_SCRIPT } from "./dashboard-actions.js";
+import { Events } from "./dashboard-events.js";
+import { readTimeZone, TimeZone } from "./dashboard-tables.js";
+import { TABLES_SCRIPT } from "./dashboard-tables-script.js";
 
 /**
  * `render`: the section's server fragment, refreshed. `body` instead: markup the script fills in and
  * never replaces (the settings sections, whose secrets stay out of server HTML).
  * `after`: what the section holds below its refreshed content (kept through the refreshes).
+ * `query`: the section's `data-query` as sent (its tables' search, filters and page).
  */
 type Section = { id: string; title: string; after?: Child } & (
-  | { render: (t: Tenant, baseUrl: string, doctor: DoctorDesk) => Child; body?: never }
+  | { render: (t: Tenant, baseUrl: string, doctor: DoctorDesk, query: URLSearchParams) => Child; body?: never }
   | { body: Child; render?: never }
 );
 const SECTIONS: Section[] = [
   { id: "overview", title: "Wallet and clock", render: (t) => <Overview tenant={t} /> },
-  { id: "payouts", title: "Payouts", render: (t) => <Payouts tenant={t} /> },
-  { id: "links", title: "Payment links", render: (t, base) => <PaymentLinks tenant={t} baseUrl={base} /> },
-  { id: "accounts", title: "Virtual accounts", render: (t) => <VirtualAccounts tenant={t} /> },
-  { id: "events", title: "Events and webhook deliveries", render: (t) => <Events tenant={t} /> },
+  { id: "payouts", title: "Payouts", render: (t, _base, _doctor, q) => <Payouts tenant={t} query={q} /> },
+  { id: "links", title: "Payment links", render: (t, base, _doctor, q) => <PaymentLinks tenant={t} baseUrl={base} query={q} /> },
+  { id: "accounts", title: "Virtual accounts", render: (t, _base, _doctor, q) => <VirtualAccounts tenant={t} query={q} /> },
+  { id: "events", title: "Events and webhook deliveries", render: (t, _base, _doctor, q) => <Events tenant={t} query={q} /> },
   { id: "doctor", title: "Webhook doctor", render: (t, _base, doctor) => <WebhookDoctor tenant={t} card={doctor.last(t)} running={doctor.isRunning(t)} /> },
   // Issue 15: the request log; one request opens below the list.
-  { id: "logs", title: "Logs", render: (t) => <RequestLogList tenant={t} />, after: <div id="request-detail" aria-live="polite"></div> },
-  { id: "vtu", title: "VTU purchases", render: (t) => <Vtu tenant={t} /> },
-  { id: "cards", title: "Cardholders and cards", render: (t) => <Cards tenant={t} /> },
-  { id: "outcomes", title: "Outcome rules", render: (t) => <Outcomes tenant={t} /> },
-  { id: "ledger", title: "Ledger", render: (t) => <Ledger tenant={t} /> },
+  { id: "logs", title: "Logs", render: (t, _base, _doctor, q) => <RequestLogList tenant={t} query={q} />, after: <div id="request-detail" aria-live="polite"></div> },
+  { id: "vtu", title: "VTU purchases", render: (t, _base, _doctor, q) => <Vtu tenant={t} query={q} /> },
+  { id: "cards", title: "Cardholders and cards", render: (t, _base, _doctor, q) => <Cards tenant={t} query={q} /> },
+  { id: "outcomes", title: "Outcome rules", render: (t, _base, _doctor, q) => <Outcomes tenant={t} query={q} /> },
+  { id: "ledger", title: "Ledger", render: (t, _base, _doctor, q) => <Ledger tenant={t} query={q} /> },
   // Integration checks (issue 15).
   { id: "checks", title: "Integration checks", render: (t) => <Checks tenant={t} /> },
   // Issue 16: the spec's "API Keys" and "Webhook Settings" pages.
@@ -103,14 +107,17 @@ export function dashboardRoutes(opts: { registry: Registry; driver: ClockDriver;
     if (!Number.isSafeInteger(seq) || seq < 1) return c.html(<p class="error">Unknown request.</p>, 404);
     const tenant = c.var.tenant;
     await opts.driver.catchUpForRead(tenant);
-    return c.html(<RequestDetail tenant={tenant} seq={seq} />);
+    return c.html(<TimeZone.Provider value={readTimeZone(c.req.query("tz"))}><RequestDetail tenant={tenant} seq={seq} /></TimeZone.Provider>);
   });
   app.get("/dashboard/fragments/:section", async (c) => {
     const section = SECTIONS.find((s) => s.id === c.req.param("section"));
     if (!section?.render) return c.html(<p class="error">Unknown section.</p>, 404);
     const tenant = c.var.tenant;
     await opts.driver.catchUpForRead(tenant);
-    const html = await (<>{section.render(tenant, baseUrl(opts.publicUrl, c.req.url), opts.doctor)}</>).toString();
+    const query = new URL(c.req.url).searchParams;
+    const html = await (
+      <TimeZone.Provider value={readTimeZone(query.get("tz") ?? undefined)}>{section.render(tenant, baseUrl(opts.publicUrl, c.req.url), opts.doctor, query)}</TimeZone.Provider>
+    ).toString();
     // The dashboard asks every 2 s with the ETag of what it shows: an unchanged section costs a 304.
     const etag = etagOf(html);
     c.header("ETag", etag);
@@ -125,6 +132,8 @@ export function dashboardRoutes(opts: { registry: Registry; driver: ClockDriver;
 const DASHBOARD_SCRIPT = String.raw`
 (function () {
   var KEY = "merchant-sandbox:credentials";
+  // The reader's time zone: the server shows each time in it beside UTC.
+  var ZONE = (function () { try { return Intl.DateTimeFormat().resolvedOptions().timeZone || ""; } catch (e) { return ""; } })();
   function creds() { try { return JSON.parse(sessionStorage.getItem(KEY)); } catch (e) { return null; } }
   function headers(extra) {
     var c = creds() || {};
@@ -176,7 +185,7 @@ ${LIVE_SCRIPT}
 ${ACTIONS_SCRIPT}
   // The Logs view: open one request, close it.
   function openRequest(seq) {
-    return fetch("/dashboard/fragments/logs/" + encodeURIComponent(seq), { headers: headers({}) }).then(function (r) {
+    return fetch("/dashboard/fragments/logs/" + encodeURIComponent(seq) + "?tz=" + encodeURIComponent(ZONE), { headers: headers({}) }).then(function (r) {
       if (r.status === 401) { signOut("Your keys were not accepted."); return ""; }
       return r.text();
     }).then(function (html) {
@@ -192,6 +201,7 @@ ${ACTIONS_SCRIPT}
     else document.getElementById("request-detail").innerHTML = "";
   });
 ${SETTINGS_SCRIPT}
+${TABLES_SCRIPT}
   document.getElementById("refresh").addEventListener("click", load);
   document.getElementById("signout").addEventListener("click", function () { signOut(""); });
   if (creds()) start(false);
