@@ -202,6 +202,17 @@ ${ACTIONS_SCRIPT}
   });
 ${SETTINGS_SCRIPT}
 ${TABLES_SCRIPT}
+  // A section link moves the focus to that section's heading (a jump the keyboard follows): the next
+  // Tab is the section's first control, and a screen reader says where it landed.
+  document.querySelector("#app nav").addEventListener("click", function (event) {
+    var link = event.target.closest && event.target.closest("a[href^='#']");
+    var heading = link && document.getElementById(link.getAttribute("href").slice(1) + "-heading");
+    if (!heading) return;
+    // The browser's own jump would move the focus to the section after this handler; take it over.
+    event.preventDefault();
+    history.replaceState(null, "", link.getAttribute("href"));
+    heading.focus();
+  });
   document.getElementById("refresh").addEventListener("click", load);
   document.getElementById("signout").addEventListener("click", function () { signOut(""); });
   if (creds()) start(false);

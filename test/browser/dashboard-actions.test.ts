@@ -60,6 +60,8 @@ describe.skipIf(SKIP_BROWSER)("dashboard actions", () => {
       await expectAxeClean(page, `redeliver-500-${size.name}`);
 
       // A declined spend is red with its reason; a refused spend keeps the amount typed.
+      // The per-card spend form is folded under its "Spend" summary.
+      await page.locator("#cards summary", { hasText: "Spend" }).first().click();
       await page.locator(`#spend-${card.card_id}`).fill("5");
       await page.locator(`#spend-${card.card_id}`).press("Enter");
       const declined = await result(page, "cards");
@@ -68,6 +70,8 @@ describe.skipIf(SKIP_BROWSER)("dashboard actions", () => {
       await expectAxeClean(page, `spend-declined-${size.name}`);
 
       // A refused form: the input stays, the error is under the field, the focus on it.
+      // "Advance by" and "Advance to" are folded under one summary until opened.
+      await page.locator("#advance-fold summary").click();
       const by = page.locator("#advance-by");
       await by.fill("ninety minutes");
       await by.press("Enter");

@@ -158,22 +158,38 @@ describe.skipIf(SKIP_BROWSER)("dashboard tables", () => {
       await expect.poll(() => page.getByRole("button", { name: "Redeliver" }).count()).toBe(1);
       await expect.poll(() => page.locator("[data-payout='tab-1']").count()).toBe(1);
       await page.waitForTimeout(200); // the regions' Tab stops are set in the next frame
-      let presses = 0;
-      while (presses < 200) {
-        await page.keyboard.press("Tab");
-        presses++;
-        const at = (await page.evaluate("document.activeElement && (document.activeElement.id || document.activeElement.getAttribute('aria-label') || document.activeElement.textContent.slice(0, 30))")) as string;
-        if (process.env.TAB_TRACE) console.log(size.name, presses, at);
-        if ((await page.evaluate("document.activeElement && document.activeElement.textContent")) === "Redeliver") break;
-      }
-      // Before (issue 16 counted 34 on a smaller state) this state took 46 at both sizes: every table region
-      // was a stop, and each virtual account's row 3. Now a region is one only where it scrolls (the phone's
-      // four tables before the events), a row's transfer form is one summary, and the event's deliveries
-      // link is one more.
-      expect(presses).toBe(size.name === "desktop" ? 38 : 41);
-      // A region is a Tab stop exactly when it scrolls sideways.
-      const regions = (await page.evaluate(`Array.prototype.map.call(document.querySelectorAll(".scroll-x"), (r) =>
+      const focusedText = () => page.evaluate("document.activeElement && document.activeElement.textContent") as Promise<string | null>;
+      /** Tab presses until the focused element's text is `text`. */
+      const tabTo = async (text: string) => {
+        for (let presses = 1; presses <= 200; presses++) {
+          await page.keyboard.press("Tab");
+          const at = (await page.evaluate("document.activeElement && (document.activeElement.id || document.activeElement.getAttribute('aria-label') || document.activeElement.textContent.slice(0, 30))")) as string;
+          if (process.env.TAB_TRACE) console.log(size.name, presses, at);
+          if ((await focusedText()) === text) return presses;
+        }
+        return Infinity;
+      };
+      // Straight down the page. Before (issue 16 counted 34 on a smaller dashboard of nine sections)
+      // this state took 46 at both sizes: every table region was a stop, each virtual account's row 3,
+      // and every create or clock form one per field. Now a region is one only where it scrolls (the
+      // phone's tables before the events), a row's transfer form and each create or clock form is one
+      // summary until opened, and the event's deliveries link is one more. 19 of the stops are the
+      // skip link, the 15 section links and the view's three buttons.
+      expect(await tabTo("Redeliver")).toBe(size.name === "desktop" ? 34 : 37);
+      const regionsAt = (await page.evaluate(`Array.prototype.map.call(document.querySelectorAll(".scroll-x"), (r) =>
         ({ scrolls: r.scrollWidth > r.clientWidth + 1, stop: r.getAttribute("tabindex") === "0" }))`)) as Array<{ scrolls: boolean; stop: boolean }>;
+      // The way a keyboard user goes: the section's link in the navigation (Enter moves the focus there), then on.
+      await page.reload();
+      await expect.poll(() => page.getByRole("button", { name: "Redeliver" }).count()).toBe(1);
+      await page.waitForTimeout(200);
+      const toLink = await tabTo("Events and webhook deliveries");
+      await page.keyboard.press("Enter");
+      await expect.poll(() => focusedId(page)).toBe("events-heading");
+      const fromLink = await tabTo("Redeliver");
+      // 6 to the link; then the event's deliveries link and Redeliver (on a phone the events table, which scrolls, first).
+      expect({ toLink, fromLink }).toEqual({ toLink: 6, fromLink: size.name === "desktop" ? 2 : 3 });
+      // A region is a Tab stop exactly when it scrolls sideways.
+      const regions = regionsAt;
       for (const region of regions) expect(region.stop).toBe(region.scrolls);
       if (size.name === "phone") expect(regions.some((r) => r.scrolls)).toBe(true);
       else expect(regions.every((r) => !r.scrolls)).toBe(true);
