@@ -9,15 +9,10 @@ import { createHmac } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import type { Page } from "playwright-core";
 import { receivers } from "../helpers.js";
-import { axeViolations, merchantAt, openPage, SCREENSHOTS, SKIP_BROWSER, useBrowserSandbox } from "./browser.js";
+import { axeViolations, merchantAt, openPage, SCREENSHOTS, SKIP_BROWSER, useBrowserSandbox, SIZES } from "./browser.js";
 
 const ctx = useBrowserSandbox();
 const receiver = receivers();
-
-const SIZES = [
-  { name: "desktop", width: 1280, height: 800 },
-  { name: "phone", width: 390, height: 844 },
-];
 
 const transfer = (reference: string, amount: number) => ({
   amount, bank_code: "058", account_number: "0000000018", account_name: "EZE FUNMILAYO IBRAHIM", bank_name: "Guaranty Trust Bank", reference,

@@ -7,16 +7,11 @@
  */
 import { describe, expect, it } from "vitest";
 import type { Page } from "playwright-core";
-import { axeViolations, merchantAt, openPage, SCREENSHOTS, SKIP_BROWSER, useBrowserSandbox } from "./browser.js";
+import { axeViolations, merchantAt, openPage, SCREENSHOTS, SKIP_BROWSER, useBrowserSandbox, SIZES } from "./browser.js";
 import { receivers, START } from "../helpers.js";
 
 const ctx = useBrowserSandbox();
 const receiver = receivers();
-
-const SIZES = [
-  { name: "desktop", width: 1280, height: 800 },
-  { name: "phone", width: 390, height: 844 },
-];
 
 /** Strings: this project compiles without the DOM types. */
 const js = <T,>(page: Page, code: string) => page.evaluate(code) as Promise<T>;

@@ -8,15 +8,10 @@
 import { describe, expect, it } from "vitest";
 import type { Page } from "playwright-core";
 import { receivers } from "../helpers.js";
-import { axeViolations, merchantAt, openPage, SCREENSHOTS, SKIP_BROWSER, useBrowserSandbox } from "./browser.js";
+import { axeViolations, merchantAt, openPage, SCREENSHOTS, SKIP_BROWSER, useBrowserSandbox, SIZES } from "./browser.js";
 
 const ctx = useBrowserSandbox();
 const receiver = receivers();
-
-const SIZES = [
-  { name: "desktop", width: 1280, height: 800 },
-  { name: "phone", width: 390, height: 844 },
-];
 
 /** No payout limit gets in the way of 60 payouts in a row. */
 const UNLIMITED = { limits: { payout_attempts_per_hour: 0, payout_attempts_per_ip_per_hour: 0, requests_per_minute: 0 } };
