@@ -40,6 +40,7 @@ import { scenarioRoutes } from "./sandbox/scenarios.js";
 import { snapshotRoutes } from "./sandbox/snapshot.js";
 import { vaPaymentRoutes } from "./sandbox/va-payments.js";
 import { webhookRoutes } from "./sandbox/webhooks.js";
+import { testWebhookRoutes } from "./sandbox/test-webhook.js";
 import { merchantRoutes } from "./sandbox/merchants.js";
 import { checkRoutes } from "./sandbox/checks.js";
 import { doctorRoutes } from "./sandbox/doctor.js";
@@ -180,6 +181,7 @@ export function createApp(options: AppOptions) {
   app.route("/sandbox/v1", outcomeRoutes());
   app.route("/sandbox/v1", clockRoutes(registry, driver));
   app.route("/sandbox/v1", webhookRoutes(dispatcher));
+  app.route("/sandbox/v1", testWebhookRoutes({ dispatcher, wall: registry.wall }));
   // The webhook doctor (issue 15): runs go out through the deliveries' transport, so shared mode's
   // address checks and a stopping server's cut apply to them too.
   const doctorDesk = new DoctorDesk(registry.wall);

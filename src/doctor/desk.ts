@@ -10,26 +10,46 @@ import type { Scorecard } from "./run.js";
 export const DOCTOR_RUNS_PER_MINUTE = 6;
 const MINUTE = 60_000;
 
+/**
+ * At most `perMinute` starts per merchant per rolling minute of wall-clock time (the doctor's runs,
+ * test events): work that sends requests to a URL the merchant chose, where sign-up is open.
+ */
+export class PerMerchantRate {
+  private readonly starts = new WeakMap<object, number[]>();
+
+  constructor(
+    readonly perMinute: number,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  /** Counts a start of `merchant` and returns null, or returns the seconds until one is allowed (nothing counted). */
+  take(merchant: object): number | null {
+    const t = this.now();
+    const starts = (this.starts.get(merchant) ?? []).filter((at) => at > t - MINUTE);
+    this.starts.set(merchant, starts);
+    if (starts.length >= this.perMinute) return Math.max(1, Math.ceil((starts[0]! + MINUTE - t) / 1000));
+    starts.push(t);
+    return null;
+  }
+}
+
 export type Admission = { admitted: true; done: (card: Scorecard | null) => void } | { admitted: false; busy: true } | { admitted: false; busy: false; retryAfter: number };
 
 export class DoctorDesk {
   private readonly running = new WeakSet<object>();
-  private readonly starts = new WeakMap<object, number[]>();
+  private readonly rate: PerMerchantRate;
   private readonly cards = new WeakMap<object, Scorecard>();
 
   /** `now`: the wall clock (the registry's, so tests move it by hand). */
-  constructor(private readonly now: () => number = Date.now) {}
+  constructor(now: () => number = Date.now) {
+    this.rate = new PerMerchantRate(DOCTOR_RUNS_PER_MINUTE, now);
+  }
 
   /** Lets a run of `merchant` start, or says why not; the caller hands `done` the scorecard (or null) when it ends. */
   admit(merchant: object): Admission {
     if (this.running.has(merchant)) return { admitted: false, busy: true };
-    const t = this.now();
-    const starts = (this.starts.get(merchant) ?? []).filter((at) => at > t - MINUTE);
-    this.starts.set(merchant, starts);
-    if (starts.length >= DOCTOR_RUNS_PER_MINUTE) {
-      return { admitted: false, busy: false, retryAfter: Math.max(1, Math.ceil((starts[0]! + MINUTE - t) / 1000)) };
-    }
-    starts.push(t);
+    const retryAfter = this.rate.take(merchant);
+    if (retryAfter !== null) return { admitted: false, busy: false, retryAfter };
     this.running.add(merchant);
     return {
       admitted: true,

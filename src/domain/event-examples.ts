@@ -86,4 +86,14 @@ export const EVENT_EXAMPLES: Record<EventType, { event: EventType; nonce: string
       status: "failed",
     },
   },
+  "webhook.test": {
+    event: "webhook.test",
+    nonce: "3d4e5f60718293a4b5c6d7e8f90a1b2c",
+    sent_at: at,
+    data: {
+      transaction_id: "TEST_8K2M6P0R4T8W2Y6A",
+      status: "test",
+      message: "A test event sent on request: no money moved. Verify the signature and answer 2xx.",
+    },
+  },
 };

@@ -60,12 +60,24 @@ const payoutData = <S extends "completed" | "failed">(status: S) =>
 export const PayoutCompletedData = payoutData("completed");
 export const PayoutFailedData = payoutData("failed");
 
+/**
+ * `webhook.test`: sent only when the merchant asks (POST /sandbox/v1/webhooks/test, the dashboard's
+ * "Send test event"). It names no amount, account or payer, so a receiver that credits whatever it is
+ * sent cannot credit it (README "Sandbox choices").
+ */
+export const WebhookTestData = z.object({
+  transaction_id: z.string().describe("TEST_ followed by 16 characters: new for every test event, never a real transaction's"),
+  status: z.literal("test"),
+  message: text,
+});
+
 /** Every event type and the schema of its `data`. */
 export const EVENT_PAYLOADS = {
   "payment.received": PaymentReceivedData,
   "checkout.completed": CheckoutCompletedData,
   "payout.completed": PayoutCompletedData,
   "payout.failed": PayoutFailedData,
+  "webhook.test": WebhookTestData,
 } as const;
 export type EventType = keyof typeof EVENT_PAYLOADS;
 export const EVENT_TYPES = Object.keys(EVENT_PAYLOADS) as [EventType, ...EventType[]];

@@ -16,6 +16,12 @@ import type { z } from "./zod.js";
 export { EVENT_PAYLOADS, EVENT_TYPES, WebhookEventRecord, type EventType, type WebhookEvent } from "./event-records.js";
 
 export function emit<T extends EventType>(ctx: DomainContext, state: TenantState, type: T, transaction_id: string, data: z.infer<(typeof EVENT_PAYLOADS)[T]>): WebhookEvent {
+  const event = record(ctx, state, type, transaction_id, data);
+  state.outbox.push(event.id);
+  return event;
+}
+
+function record<T extends EventType>(ctx: DomainContext, state: TenantState, type: T, transaction_id: string, data: z.infer<(typeof EVENT_PAYLOADS)[T]>): WebhookEvent {
   const event: WebhookEvent = {
     id: ctx.ids.id("EVT"),
     type,
@@ -30,8 +36,18 @@ export function emit<T extends EventType>(ctx: DomainContext, state: TenantState
   };
   state.events.set(event.id, event);
   touch(state, "events", event.id);
-  state.outbox.push(event.id);
   return event;
+}
+
+export const TEST_EVENT_MESSAGE = "A test event sent on request: no money moved. Verify the signature and answer 2xx.";
+
+/**
+ * `webhook.test`, stored like any event (so it is listed, and its delivery logged) but not queued:
+ * the caller delivers it at once, once (the dispatcher's `sendTest`).
+ */
+export function testEvent(ctx: DomainContext, state: TenantState): WebhookEvent {
+  const transaction_id = ctx.ids.id("TEST");
+  return record(ctx, state, "webhook.test", transaction_id, { transaction_id, status: "test", message: TEST_EVENT_MESSAGE });
 }
 
 /** `payment.received`, exactly as the spec's payload table. */

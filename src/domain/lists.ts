@@ -5,7 +5,8 @@
  * records per request, whatever the page: O(n), never O(n^2), and only the page is kept.
  */
 import { checkoutStatus } from "./checkout.js";
-import type { Checkout, Payout, VaPayment, VtuPurchase } from "./records.js";
+import type { WebhookEvent } from "./event-records.js";
+import type { Card, Cardholder, Checkout, LedgerEntry, OutcomeRule, Payout, VaPayment, VirtualAccount, VtuPurchase, WebhookDelivery } from "./records.js";
 import type { TenantState } from "./state.js";
 
 export interface Page<T> {
@@ -22,12 +23,17 @@ export function paginate<T>(all: T[], page: number, perPage: number): Page<T> {
   };
 }
 
-/** Filters every list takes; each given one must hold. Times are ms on the merchant's clock, both ends included. */
+/**
+ * Filters every list takes; each given one must hold. Times are ms on the merchant's clock, both ends
+ * included. `search`: a case-insensitive part of the record's reference or another text it shows (the
+ * dashboard's search box; `reference` is the control API's exact match).
+ */
 export interface RecordFilter<S extends string = string> {
   status?: S;
   from?: number;
   to?: number;
   reference?: string;
+  search?: string;
 }
 
 export interface Paging {
@@ -50,28 +56,36 @@ export function newestFirst<T>(records: Iterable<T>, keep: (r: T) => boolean, { 
   return { items, pagination: { current_page: page, per_page, total_pages: Math.ceil(total / per_page), total } };
 }
 
-function matches(f: RecordFilter, status: string, createdAt: number, reference: string): boolean {
+/** Whether any of `texts` holds `search` (case ignored); no search holds for every record. */
+export function containsText(search: string | undefined, ...texts: Array<string | number | null | undefined>): boolean {
+  if (search === undefined) return true;
+  const needle = search.toLowerCase();
+  return texts.some((t) => t !== null && t !== undefined && String(t).toLowerCase().includes(needle));
+}
+
+function matches(f: RecordFilter, status: string, createdAt: number, reference: string, ...texts: Array<string | number | null>): boolean {
   return (
     (f.status === undefined || status === f.status) &&
     (f.from === undefined || createdAt >= f.from) &&
     (f.to === undefined || createdAt <= f.to) &&
-    (f.reference === undefined || reference === f.reference)
+    (f.reference === undefined || reference === f.reference) &&
+    containsText(f.search, reference, ...texts)
   );
 }
 
 /** `pending` is the spec's; the sandbox never holds a payout in it, so it matches none. */
 export function listPayouts(state: TenantState, f: RecordFilter<Payout["status"] | "pending">, paging: Paging): Page<Payout> {
-  return newestFirst(state.payouts.values(), (p) => matches(f, p.status, p.created_at, p.reference), paging);
+  return newestFirst(state.payouts.values(), (p) => matches(f, p.status, p.created_at, p.reference, p.order_no, p.account_number, p.account_name), paging);
 }
 
 /** `status` is the stored one (`success`, `processing`, `fail`). */
 export function listVtuPurchases(state: TenantState, f: RecordFilter<VtuPurchase["status"]>, paging: Paging): Page<VtuPurchase> {
-  return newestFirst(state.vtu.values(), (v) => matches(f, v.status, v.created_at, v.reference), paging);
+  return newestFirst(state.vtu.values(), (v) => matches(f, v.status, v.created_at, v.reference, v.description), paging);
 }
 
 /** `status` as a reader sees it at `now`: `expired` is derived from the clock. */
 export function listCheckouts(state: TenantState, now: number, f: RecordFilter<"pending" | "paid" | "expired">, paging: Paging): Page<Checkout> {
-  return newestFirst(state.checkouts.values(), (c) => matches(f, checkoutStatus(c, now), c.created_at, c.reference), paging);
+  return newestFirst(state.checkouts.values(), (c) => matches(f, checkoutStatus(c, now), c.created_at, c.reference, c.description), paging);
 }
 
 /** `reference` is the narration, compared exactly as sent; the receiving account and the transaction_id filter too. */
@@ -90,4 +104,43 @@ export function listVaPayments(
 
 function matchesPayment(f: RecordFilter & { virtual_account?: string }, p: VaPayment): boolean {
   return matches(f, p.status, p.created_at, p.reference) && (f.virtual_account === undefined || p.virtual_account === f.virtual_account);
+}
+
+// The dashboard's other tables: the same paging and filters over records the control API does not list.
+
+/** Events: `search` in the id, type or transaction_id. */
+export function listEvents(state: TenantState, f: RecordFilter<WebhookEvent["status"]>, paging: Paging): Page<WebhookEvent> {
+  return newestFirst(state.events.values(), (e) => matches(f, e.status, e.created_at, e.id, e.type, e.transaction_id), paging);
+}
+
+/** Delivery attempts: `status` is the outcome; `event_id` keeps one event's. */
+export function listDeliveries(state: TenantState, f: RecordFilter<WebhookDelivery["outcome"]> & { event_id?: string }, paging: Paging): Page<WebhookDelivery> {
+  return newestFirst(
+    state.deliveries,
+    (d) => (f.event_id === undefined || d.event_id === f.event_id) && matches(f, d.outcome, d.sent_at, d.event_id, d.event_type, d.trigger, d.fault, d.error),
+    paging,
+  );
+}
+
+/** Ledger entries: `status` is the kind. */
+export function listLedger(state: TenantState, f: RecordFilter<LedgerEntry["kind"]>, paging: Paging): Page<LedgerEntry> {
+  return newestFirst(state.ledger, (e) => matches(f, e.kind, e.at, e.transaction_id, e.description), paging);
+}
+
+export function listVirtualAccounts(state: TenantState, f: RecordFilter, paging: Paging): Page<VirtualAccount> {
+  return newestFirst(state.virtualAccounts.values(), (a) => matches(f, a.status, a.created_at, a.reference, a.account_number, a.account_name, a.customer_email), paging);
+}
+
+/** `status` is the KYC status. */
+export function listCardholders(state: TenantState, f: RecordFilter<Cardholder["kyc_status"]>, paging: Paging): Page<Cardholder> {
+  return newestFirst(state.cardholders.values(), (h) => matches(f, h.kyc_status, h.created_at, String(h.cardholder_id), h.full_name, h.email), paging);
+}
+
+export function listCards(state: TenantState, f: RecordFilter<Card["status"]>, paging: Paging): Page<Card> {
+  return newestFirst(state.cards.values(), (c) => matches(f, c.status, c.created_at, String(c.card_id), c.masked_pan, c.brand, c.label), paging);
+}
+
+/** Outcome rules, newest first (the order they are tried in): `status` is the target. */
+export function listOutcomeRules(state: TenantState, f: RecordFilter<OutcomeRule["target"]>, paging: Paging): Page<OutcomeRule> {
+  return newestFirst(state.outcomeRules, (r) => matches(f, r.target, r.created_at, r.id, r.outcome, r.match ? JSON.stringify(r.match) : null), paging);
 }

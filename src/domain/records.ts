@@ -490,7 +490,10 @@ export type TimelineEntry = z.infer<typeof TimelineEntryRecord>;
 export const EVENT_STATUSES = ["pending", "delivered", "failed", "no_url", "held"] as const;
 export type EventStatus = (typeof EVENT_STATUSES)[number];
 
-export const DeliveryTriggers = ["initial", "retry", "redeliver", "duplicate", "released"] as const;
+/** `test`: the one attempt of a `webhook.test` event, made when the merchant asks (never retried). */
+export const DeliveryTriggers = ["initial", "retry", "redeliver", "duplicate", "released", "test"] as const;
+/** delivered (2xx) | failed (anything else) | deferred (delay fault) | held (out_of_order fault) */
+export const DeliveryOutcomes = ["delivered", "failed", "deferred", "held"] as const;
 export type DeliveryTrigger = (typeof DeliveryTriggers)[number];
 
 /** One attempt to deliver an event, with everything a developer needs to debug their receiver. */
@@ -510,8 +513,7 @@ export const WebhookDeliveryRecord = z.object({
   error: z.string().max(1000).nullable(),
   latency_ms: z.number().min(0).max(86_400_000).nullable(),
   response_excerpt: z.string().max(500).nullable(),
-  /** delivered (2xx) | failed (anything else) | deferred (delay fault) | held (out_of_order fault) */
-  outcome: z.enum(["delivered", "failed", "deferred", "held"]),
+  outcome: z.enum(DeliveryOutcomes),
   fault: z.string().max(40).nullable(),
   next_retry_at: optionalTime,
 });

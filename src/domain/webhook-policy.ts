@@ -89,10 +89,12 @@ export const isDelivered = (statusCode: number | null) => statusCode !== null &&
  * schedule anything. Returns when the next retry is due, if one was scheduled.
  */
 export function afterAttempt(ctx: DomainContext, state: TenantState, event: WebhookEvent, trigger: DeliveryTrigger, delivered: boolean): { next_retry_at: number | null } {
-  const scheduled = trigger !== "redeliver" && trigger !== "duplicate";
+  const scheduled = trigger !== "redeliver" && trigger !== "duplicate" && trigger !== "test";
   touch(state, "events", event.id);
   event.attempts += 1;
   if (scheduled) event.scheduled_attempts += 1;
+  // A test event has no retries: its one attempt decides it.
+  if (trigger === "test" && !delivered) event.status = "failed";
   if (delivered) {
     event.status = "delivered";
     event.next_attempt_at = null;
@@ -139,12 +141,17 @@ export function captureAnswer(config: MerchantConfig, state: TenantState) {
   };
 }
 
+/** A delivery someone asks for (a redelivery, a test event) needs somewhere to go. */
+export function assertDeliveryTarget(config: MerchantConfig): void {
+  if (!deliveryTarget(config)) {
+    throw new DomainError("INVALID_STATE", "No webhook_url is set for this merchant; set one (or webhook_capture) with PATCH /sandbox/v1/merchant.");
+  }
+}
+
 /** Redelivery needs the event and somewhere to deliver it. */
 export function eventToRedeliver(state: TenantState, config: MerchantConfig, eventId: string): WebhookEvent {
   const event = state.events.get(eventId);
   if (!event) throw new DomainError("NOT_FOUND", `No event ${eventId}.`);
-  if (!deliveryTarget(config)) {
-    throw new DomainError("INVALID_STATE", "No webhook_url is set for this merchant; set one (or webhook_capture) with PATCH /sandbox/v1/merchant.");
-  }
+  assertDeliveryTarget(config);
   return event;
 }

@@ -13,6 +13,7 @@ const WHEN: Record<EventType, string> = {
   "checkout.completed": "A payment link is paid with its exact amount.",
   "payout.completed": "A payout settles: the funds reached the beneficiary.",
   "payout.failed": "A payout fails or is rejected: amount + fee are back in the wallet.",
+  "webhook.test": "The merchant asks for a test (POST /sandbox/v1/webhooks/test, the dashboard's \"Send test event\"). No money moved: answer 2xx and credit nothing.",
 };
 
 const name = (type: EventType) => type.split(".").map((w) => w[0]!.toUpperCase() + w.slice(1)).join("");

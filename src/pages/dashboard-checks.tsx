@@ -53,7 +53,7 @@ export function Checks({ tenant }: { tenant: Tenant }) {
       </p>
       <Table label="Fired rules" caption="Fired rules, the most severe first" head={["Severity", "Rule", "Times", "Evidence"]} empty="No rule fired.">
         {fired.map((r) => (
-          <tr data-check={r.id}>
+          <tr data-check={r.id} data-key={r.id}>
             <td>{r.severity}</td>
             <td>
               <strong>{r.title}</strong>

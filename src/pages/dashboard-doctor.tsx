@@ -35,7 +35,7 @@ function LastRun({ card }: { card: Scorecard }) {
           </thead>
           <tbody>
             {card.cases.map((c) => (
-              <tr data-case={c.id}>
+              <tr data-case={c.id} data-key={c.id}>
                 <td><span class={`status ${c.result === "pass" ? "paid" : "failed"}`}>{c.result}</span></td>
                 <td>{c.title} <span class="muted mono">{c.id}</span></td>
                 <td>{answers(c)}</td>

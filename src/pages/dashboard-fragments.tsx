@@ -12,15 +12,28 @@ import { payoutStatusView } from "../domain/payouts.js";
 import { virtualAccountView } from "../domain/virtual-accounts.js";
 import { vtuRecordView } from "../domain/vtu.js";
 import { walletView } from "../domain/wallet.js";
-import { OUTCOMES } from "../domain/outcomes.js";
-import { deliveryView, eventView } from "../domain/events.js";
+import { OUTCOMES, type OutcomeTarget } from "../domain/outcomes.js";
+import { LEDGER_KINDS, OUTCOME_TARGETS, PAYOUT_STATUSES, QUERY_OUTCOMES } from "../domain/records.js";
+import { MAX_DELAY_SECONDS, MAX_RESPONSE_DELAY_SECONDS } from "../domain/bounds.js";
+import {
+  listCardholders,
+  listCards,
+  listCheckouts,
+  listLedger,
+  listOutcomeRules,
+  listPayouts,
+  listVirtualAccounts,
+  listVtuPurchases,
+} from "../domain/lists.js";
 import { contextOf, type Tenant } from "../engine/tenant.js";
+import { ListTable, pageOf, tableQuery, when } from "./dashboard-tables.js";
+
+export { Table, when } from "./dashboard-tables.js";
 
 const naira = (n: number) => `₦${n.toLocaleString("en-NG", { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`;
-export const when = (iso: string | null) => (iso ? iso.replace("T", " ").replace(/\.\d+Z$/, "Z") : "—");
-const newestFirst = <T,>(items: Iterable<T>, limit = 50) => [...items].reverse().slice(0, limit);
+const choices = (values: readonly string[]) => values.map((value) => ({ value }));
 
-function Action(props: { post: string; body?: unknown; label: string; method?: string; secondary?: boolean }) {
+export function Action(props: { post: string; body?: unknown; label: string; method?: string; secondary?: boolean }) {
   return (
     <button
       type="button"
@@ -35,25 +48,16 @@ function Action(props: { post: string; body?: unknown; label: string; method?: s
 }
 
 /**
- * `label` names the table for the region around it ("Payouts" gives "Payouts table", apart from the
- * section of the same name): the region scrolls sideways on a phone, so it takes
- * the keyboard focus (a keyboard user scrolls it with the arrow keys) and a screen reader says what it is.
+ * A form folded under one summary until opened: each is one Tab stop on the way to the tables below
+ * instead of one per field (issue 16 counted the Tab presses to "Redeliver"). The live updates keep
+ * a fold open (its `open` is the user's, not the server's).
  */
-export function Table(props: { label: string; caption: string; head: string[]; empty: string; children?: Child }) {
-  const rows = props.children;
-  const none = Array.isArray(rows) && rows.length === 0;
-  return none ? (
-    <p class="muted">{props.empty}</p>
-  ) : (
-    <div class="scroll-x" tabindex={0} role="region" aria-label={`${props.label} table`}>
-      <table>
-        <caption class="muted">{props.caption}</caption>
-        <thead>
-          <tr>{props.head.map((h) => <th scope="col">{h}</th>)}</tr>
-        </thead>
-        <tbody>{rows}</tbody>
-      </table>
-    </div>
+function Fold(props: { id: string; label: string; children?: Child }) {
+  return (
+    <details class="fold gap-top" id={props.id}>
+      <summary>{props.label}</summary>
+      {props.children}
+    </details>
   );
 }
 
@@ -79,10 +83,29 @@ export function Overview({ tenant }: { tenant: Tenant }) {
         <Action post="/sandbox/v1/clock/advance" body={{ by: "30m" }} label="Advance 30 min" />
         <Action post="/sandbox/v1/clock/advance" body={{ by: "1d" }} label="Advance 1 day" />
       </div>
-      <form data-post="/sandbox/v1/wallet/fund" class="row gap-top">
-        <div>
+      {/* novalidate on every form: the sandbox's own validation answers, under the field, keeping the input. */}
+      <Fold id="advance-fold" label="Advance by a duration or to a time">
+        <form id="advance-by-form" data-post="/sandbox/v1/clock/advance" class="row gap-top" novalidate>
+          <div data-field>
+            <label for="advance-by">Advance by</label>
+            <input id="advance-by" name="by" class="w-l" autocomplete="off" aria-describedby="advance-by-hint" />
+            <p id="advance-by-hint" class="muted">A number and s, m, h or d: 15s, 90m, 2h, 3d.</p>
+          </div>
+          <button type="submit">Advance</button>
+        </form>
+        <form id="advance-to-form" data-post="/sandbox/v1/clock/advance" class="row gap-top" novalidate>
+          <div data-field>
+            <label for="advance-to">Advance to (UTC)</label>
+            <input id="advance-to" name="to" type="datetime-local" step="1" data-type="utc" aria-describedby="advance-to-hint" />
+            <p id="advance-to-hint" class="muted">A date and time in UTC, at or after the sandbox time.</p>
+          </div>
+          <button type="submit">Advance to this time</button>
+        </form>
+      </Fold>
+      <form id="fund-form" data-post="/sandbox/v1/wallet/fund" class="row gap-top" novalidate>
+        <div data-field>
           <label for="fund-amount">Fund wallet (₦)</label>
-          <input id="fund-amount" name="amount" type="number" step="0.01" min="0.01" required />
+          <input id="fund-amount" name="amount" type="number" step="0.01" min="0.01" />
         </div>
         <button type="submit">Fund</button>
       </form>
@@ -90,13 +113,16 @@ export function Overview({ tenant }: { tenant: Tenant }) {
   );
 }
 
-export function Ledger({ tenant }: { tenant: Tenant }) {
+export function Ledger({ tenant, query }: { tenant: Tenant; query: URLSearchParams }) {
+  const q = tableQuery(query, "", LEDGER_KINDS);
+  const page = pageOf(q, (paging) => listLedger(tenant.state, { search: q.search, status: q.status as (typeof LEDGER_KINDS)[number] | undefined }, paging));
   return (
-    <Table label="Ledger" caption="Newest first (last 50)" head={["#", "When", "Kind", "Amount", "Balance after", "Transaction", "Description"]} empty="No ledger entries.">
-      {newestFirst(tenant.state.ledger).map((entry) => {
+    <ListTable id="ledger-list" label="Ledger" what="ledger entries" caption="Newest first" head={["#", "When", "Kind", "Amount", "Balance after", "Transaction", "Description"]} empty="No ledger entries."
+      query={q} page={page} size={tenant.state.ledger.length} statuses={choices(LEDGER_KINDS)} statusLabel="Kind" searchLabel="Search transaction or description">
+      {page.items.map((entry) => {
         const e = ledgerEntryView(entry);
         return (
-          <tr>
+          <tr data-key={e.entry_id}>
             <td>{e.entry_id}</td>
             <td>{when(e.created_at)}</td>
             <td>{e.kind}</td>
@@ -107,23 +133,27 @@ export function Ledger({ tenant }: { tenant: Tenant }) {
           </tr>
         );
       })}
-    </Table>
+    </ListTable>
   );
 }
 
-export function VirtualAccounts({ tenant }: { tenant: Tenant }) {
+export function VirtualAccounts({ tenant, query }: { tenant: Tenant; query: URLSearchParams }) {
+  const q = tableQuery(query, "", []);
+  const page = pageOf(q, (paging) => listVirtualAccounts(tenant.state, { search: q.search }, paging));
   return (
     <div>
-      <Table label="Virtual accounts" caption="Dedicated accounts" head={["Account", "Name", "Reference", "Created", "Simulate a transfer in"]} empty="No virtual accounts yet.">
-        {[...tenant.state.virtualAccounts.values()].map((a) => {
+      <ListTable id="accounts-list" label="Virtual accounts" caption="Dedicated accounts, newest first" head={["Account", "Name", "Reference", "Created", "Simulate"]} empty="No virtual accounts yet."
+        query={q} page={page} size={tenant.state.virtualAccounts.size} searchLabel="Search account, name, reference or email">
+        {page.items.map((a) => {
           const v = virtualAccountView(a);
           return (
-            <tr>
+            <tr data-key={v.account_number}>
               <td class="mono">{v.account_number}</td>
               <td>{v.account_name}</td>
               <td>{v.reference}</td>
               <td>{when(v.created_at)}</td>
-              <td>
+              {/* Collapsed: one Tab stop per row until opened. */}
+              <td><details><summary>Simulate a transfer in</summary>
                 <form data-post={`/sandbox/v1/virtual-accounts/${v.account_number}/transfers`} class="row">
                   <label class="muted" for={`amt-${v.account_number}`}>Amount (₦)</label>
                   <input id={`amt-${v.account_number}`} name="amount" type="number" step="0.01" min="0.01" required class="w-m" />
@@ -131,32 +161,39 @@ export function VirtualAccounts({ tenant }: { tenant: Tenant }) {
                   <input id={`nar-${v.account_number}`} name="narration" type="text" class="w-l" />
                   <button type="submit">Send</button>
                 </form>
-              </td>
+              </details></td>
             </tr>
           );
         })}
-      </Table>
-      <form data-post="/api/v1/virtual-account/create" data-extra='{"bank":"partnerbank"}' class="row gap-top">
-        <div><label for="va-first">First name</label><input id="va-first" name="first_name" required /></div>
-        <div><label for="va-last">Last name</label><input id="va-last" name="last_name" required /></div>
-        <div><label for="va-email">Email</label><input id="va-email" name="email" type="email" required /></div>
-        <div><label for="va-ref">Reference</label><input id="va-ref" name="reference" required /></div>
-        <div><label for="va-bvn">BVN (optional)</label><input id="va-bvn" name="bvn" inputmode="numeric" /></div>
-        <button type="submit">Create virtual account</button>
-      </form>
+      </ListTable>
+      <Fold id="va-fold" label="Create a virtual account">
+        <form id="va-form" data-post="/api/v1/virtual-account/create" data-extra='{"bank":"partnerbank"}' class="row gap-top" novalidate>
+          <div data-field><label for="va-first">First name</label><input id="va-first" name="first_name" required /></div>
+          <div data-field><label for="va-last">Last name</label><input id="va-last" name="last_name" required /></div>
+          <div data-field><label for="va-email">Email</label><input id="va-email" name="email" type="email" required /></div>
+          <div data-field><label for="va-ref">Reference</label><input id="va-ref" name="reference" required /></div>
+          <div data-field><label for="va-bvn">BVN (optional)</label><input id="va-bvn" name="bvn" inputmode="numeric" /></div>
+          <button type="submit">Create virtual account</button>
+        </form>
+      </Fold>
     </div>
   );
 }
 
-export function PaymentLinks({ tenant, baseUrl }: { tenant: Tenant; baseUrl: string }) {
+const LINK_STATUSES = ["pending", "paid", "expired"] as const;
+
+export function PaymentLinks({ tenant, baseUrl, query }: { tenant: Tenant; baseUrl: string; query: URLSearchParams }) {
   const now = tenant.clock.now();
+  const q = tableQuery(query, "", LINK_STATUSES);
+  const page = pageOf(q, (paging) => listCheckouts(tenant.state, now, { search: q.search, status: q.status as (typeof LINK_STATUSES)[number] | undefined }, paging));
   return (
     <div>
-      <Table label="Payment links" caption="Newest first" head={["Reference", "Amount", "Status", "Expires", "Paid at", ""]} empty="No payment links yet.">
-        {newestFirst(tenant.state.checkouts.values()).map((c) => {
+      <ListTable id="links-list" label="Payment links" caption="Newest first" head={["Reference", "Amount", "Status", "Expires", "Paid at", ""]} empty="No payment links yet."
+        query={q} page={page} size={tenant.state.checkouts.size} statuses={choices(LINK_STATUSES)} searchLabel="Search reference or description">
+        {page.items.map((c) => {
           const v = checkoutView(c, now);
           return (
-            <tr>
+            <tr data-key={v.reference}>
               <td>
                 <a href={`${baseUrl}/pay/${v.reference}`} target="_blank" rel="noopener" class="mono">{v.reference}</a>
               </td>
@@ -168,24 +205,29 @@ export function PaymentLinks({ tenant, baseUrl }: { tenant: Tenant; baseUrl: str
             </tr>
           );
         })}
-      </Table>
-      <form data-post="/api/v1/checkout/create" class="row gap-top">
-        <div><label for="link-amount">Amount (₦, min 100)</label><input id="link-amount" name="amount" type="number" step="0.01" min="100" required /></div>
-        <div><label for="link-desc">Description</label><input id="link-desc" name="description" maxlength={200} /></div>
-        <button type="submit">Create payment link</button>
-      </form>
+      </ListTable>
+      <Fold id="link-fold" label="Create a payment link">
+        <form id="link-form" data-post="/api/v1/checkout/create" class="row gap-top" novalidate>
+          <div data-field><label for="link-amount">Amount (₦, min 100)</label><input id="link-amount" name="amount" type="number" step="0.01" min="100" required /></div>
+          <div data-field><label for="link-desc">Description</label><input id="link-desc" name="description" maxlength={200} /></div>
+          <button type="submit">Create payment link</button>
+        </form>
+      </Fold>
     </div>
   );
 }
 
-export function Payouts({ tenant }: { tenant: Tenant }) {
+export function Payouts({ tenant, query }: { tenant: Tenant; query: URLSearchParams }) {
+  const q = tableQuery(query, "", PAYOUT_STATUSES);
+  const page = pageOf(q, (paging) => listPayouts(tenant.state, { search: q.search, status: q.status as (typeof PAYOUT_STATUSES)[number] | undefined }, paging));
   return (
-    <Table label="Payouts" caption="Newest first" head={["Reference", "Amount", "Fee", "Status", "Account", "Created", "Processed", "Error", "Actions"]} empty="No payouts yet.">
-      {newestFirst(tenant.state.payouts.values()).map((p) => {
+    <ListTable id="payouts-list" label="Payouts" caption="Newest first" head={["Reference", "Amount", "Fee", "Status", "Account", "Created", "Processed", "Error", "Actions"]} empty="No payouts yet."
+      query={q} page={page} size={tenant.state.payouts.size} statuses={choices(PAYOUT_STATUSES)} searchLabel="Search reference, order or account">
+      {page.items.map((p) => {
         const v = payoutStatusView(p);
         const base = `/sandbox/v1/payouts/${encodeURIComponent(v.reference)}`;
         return (
-          <tr data-payout={v.reference}>
+          <tr data-payout={v.reference} data-key={v.reference}>
             <td class="mono">{v.reference}</td>
             <td>{naira(v.amount)}</td>
             <td>{naira(v.fee)}</td>
@@ -201,17 +243,26 @@ export function Payouts({ tenant }: { tenant: Tenant }) {
           </tr>
         );
       })}
-    </Table>
+    </ListTable>
   );
 }
 
-export function Vtu({ tenant }: { tenant: Tenant }) {
+const VTU_STATUSES = [
+  { value: "processing", label: "Processing" },
+  { value: "success", label: "Success" },
+  { value: "fail", label: "Failed" },
+] as const;
+
+export function Vtu({ tenant, query }: { tenant: Tenant; query: URLSearchParams }) {
+  const q = tableQuery(query, "", VTU_STATUSES.map((s) => s.value));
+  const page = pageOf(q, (paging) => listVtuPurchases(tenant.state, { search: q.search, status: q.status as (typeof VTU_STATUSES)[number]["value"] | undefined }, paging));
   return (
-    <Table label="VTU purchases" caption="Newest first" head={["Reference", "Service", "Amount", "Status", "Description", "Date", "Actions"]} empty="No VTU purchases yet.">
-      {newestFirst(tenant.state.vtu.values()).map((p) => {
+    <ListTable id="vtu-list" label="VTU purchases" what="VTU purchases" caption="Newest first" head={["Reference", "Service", "Amount", "Status", "Description", "Date", "Actions"]} empty="No VTU purchases yet."
+      query={q} page={page} size={tenant.state.vtu.size} statuses={VTU_STATUSES} searchLabel="Search reference or description">
+      {page.items.map((p) => {
         const v = vtuRecordView(p);
         return (
-          <tr>
+          <tr data-key={v.reference}>
             <td class="mono">{v.reference}</td>
             <td>{v.service}</td>
             <td>{naira(v.amount)}</td>
@@ -226,19 +277,27 @@ export function Vtu({ tenant }: { tenant: Tenant }) {
           </tr>
         );
       })}
-    </Table>
+    </ListTable>
   );
 }
 
-export function Cards({ tenant }: { tenant: Tenant }) {
+const KYC_STATUSES = ["PENDING", "APPROVED"] as const;
+const CARD_STATUSES = ["active", "frozen", "terminated"] as const;
+
+export function Cards({ tenant, query }: { tenant: Tenant; query: URLSearchParams }) {
+  const hq = tableQuery(query, "", KYC_STATUSES);
+  const holders = pageOf(hq, (paging) => listCardholders(tenant.state, { search: hq.search, status: hq.status as (typeof KYC_STATUSES)[number] | undefined }, paging));
+  const cq = tableQuery(query, "cards.", CARD_STATUSES);
+  const cards = pageOf(cq, (paging) => listCards(tenant.state, { search: cq.search, status: cq.status as (typeof CARD_STATUSES)[number] | undefined }, paging));
   return (
     <div>
       <h3>Cardholders</h3>
-      <Table label="Cardholders" caption="" head={["ID", "Name", "Email", "KYC", ""]} empty="No cardholders yet.">
-        {[...tenant.state.cardholders.values()].map((h) => {
+      <ListTable id="cardholders-list" label="Cardholders" caption="Newest first" head={["ID", "Name", "Email", "KYC", ""]} empty="No cardholders yet."
+        query={hq} page={holders} size={tenant.state.cardholders.size} statuses={choices(KYC_STATUSES)} statusLabel="KYC" searchLabel="Search id, name or email">
+        {holders.items.map((h) => {
           const v = cardholderView(h);
           return (
-            <tr>
+            <tr data-key={v.cardholder_id}>
               <td>{v.cardholder_id}</td>
               <td>{v.full_name}</td>
               <td>{v.email}</td>
@@ -247,14 +306,15 @@ export function Cards({ tenant }: { tenant: Tenant }) {
             </tr>
           );
         })}
-      </Table>
+      </ListTable>
       <h3>Cards</h3>
-      <Table label="Cards" caption="" head={["ID", "Brand", "Card", "Balance (USD)", "Status", "Actions"]} empty="No cards yet.">
-        {[...tenant.state.cards.values()].map((c) => {
+      <ListTable id="cards-list" label="Cards" caption="Newest first" head={["ID", "Brand", "Card", "Balance (USD)", "Status", "Actions"]} empty="No cards yet."
+        query={cq} page={cards} size={tenant.state.cards.size} statuses={choices(CARD_STATUSES)} searchLabel="Search id, card number or label">
+        {cards.items.map((c) => {
           const v = cardView(c);
           const base = `/api/v1/virtual-cards/${v.card_id}`;
           return (
-            <tr>
+            <tr data-key={v.card_id}>
               <td>{v.card_id}</td>
               <td>{v.brand}</td>
               <td class="mono">{v.masked_pan}</td>
@@ -264,86 +324,93 @@ export function Cards({ tenant }: { tenant: Tenant }) {
                 {v.status === "active" ? <Action post={`${base}/freeze`} label="Freeze" secondary /> : null}
                 {v.status === "frozen" ? <Action post={`${base}/unfreeze`} label="Unfreeze" /> : null}
                 {v.status !== "terminated" ? <Action post={`${base}/terminate`} label="Terminate" secondary /> : null}
-                {v.status !== "terminated" ? (
+                {v.status !== "terminated" ? (<details><summary>Spend</summary>
                   <form data-post={`/sandbox/v1/virtual-cards/${v.card_id}/spend`} class="row">
                     <label class="muted" for={`spend-${v.card_id}`}>Spend $</label>
                     <input id={`spend-${v.card_id}`} name="amount" type="number" step="0.01" min="0.01" required class="w-s" />
                     <button type="submit">Spend</button>
                   </form>
-                ) : null}
+                </details>) : null}
               </td>
             </tr>
           );
         })}
-      </Table>
+      </ListTable>
     </div>
   );
 }
 
-export function Events({ tenant }: { tenant: Tenant }) {
+/**
+ * What the rule form offers for each target (the rules of POST /sandbox/v1/outcomes, as its docs give
+ * them): its outcomes, those that take a delay, those that settle on status reads, and the fields a
+ * match can name. The form shows only these, so no pair the API refuses can be sent.
+ */
+const RULE_FORM: Record<OutcomeTarget, { delay: readonly string[]; match: string[]; max_delay: number }> = {
+  payout: { delay: OUTCOMES.payout, match: ["reference", "amount", "bank_code", "account_number", "account_name", "bank_name", "narration"], max_delay: MAX_DELAY_SECONDS },
+  vtu: { delay: ["processing_success", "processing_fail"], match: ["service", "amount", "phone", "network", "data_plan_id", "provider_name", "cable_plan_id", "smart_card_number", "disco_id", "meter_number", "meter_type", "exam_type_id", "quantity"], max_delay: MAX_DELAY_SECONDS },
+  kyc: { delay: ["approved"], match: ["email", "first_name", "last_name", "phone"], max_delay: MAX_DELAY_SECONDS },
+  verify_account: { delay: ["timeout"], match: ["bank_code", "account_number"], max_delay: MAX_RESPONSE_DELAY_SECONDS },
+  bank: { delay: [], match: ["bank_code"], max_delay: 0 },
+  response: { delay: OUTCOMES.response, match: ["operation", "account_number", "amount", "reference", "phone", "id"], max_delay: MAX_RESPONSE_DELAY_SECONDS },
+  card_fund: { delay: [], match: ["card_id", "amount"], max_delay: 0 },
+  webhook: { delay: ["delay"], match: ["event"], max_delay: MAX_DELAY_SECONDS },
+};
+
+function RuleForm() {
+  const targets = OUTCOME_TARGETS;
+  const spec = Object.fromEntries(targets.map((t) => [t, { outcomes: OUTCOMES[t], queries: QUERY_OUTCOMES[t] ?? [], ...RULE_FORM[t] }]));
+  const first = spec[targets[0]]!;
   return (
-    <div>
-      <h3>Events</h3>
-      <Table label="Events" caption="Newest first" head={["Event", "Type", "Transaction", "Status", "Attempts", "Created", ""]} empty="No events yet.">
-        {newestFirst(tenant.state.events.values()).map((e) => {
-          const v = eventView(e);
-          return (
-            <tr>
-              <td class="mono">{v.id}</td>
-              <td>{v.type}</td>
-              <td class="mono">{v.transaction_id}</td>
-              <td>{v.status}</td>
-              <td>{v.attempts}</td>
-              <td>{when(v.created_at)}</td>
-              <td>{tenant.config.webhook_url ? <Action post={`/sandbox/v1/events/${v.id}/redeliver`} label="Redeliver" secondary /> : null}</td>
-            </tr>
-          );
-        })}
-      </Table>
-      <h3>Webhook deliveries</h3>
-      {tenant.config.webhook_url ? (
-        <p class="muted">Delivered to <span class="mono">{tenant.config.webhook_url}</span></p>
-      ) : (
-        <p class="muted">No webhook URL set: events are logged but not delivered.</p>
-      )}
-      <Table label="Webhook deliveries" caption="Newest first" head={["Sent", "Event", "Trigger", "Result", "Latency", "Fault", "Next retry", "Details"]} empty="No deliveries yet.">
-        {newestFirst(tenant.state.deliveries).map((d) => {
-          const v = deliveryView(d);
-          return (
-            <tr data-delivery={v.event_type}>
-              <td>{when(v.sent_at)}</td>
-              <td>{v.event_type}</td>
-              <td>{v.trigger}</td>
-              <td>{v.status_code !== null ? `HTTP ${v.status_code}` : v.error ?? v.outcome} ({v.outcome})</td>
-              <td>{v.latency_ms === null ? "—" : `${v.latency_ms} ms`}</td>
-              <td>{v.fault ?? ""}</td>
-              <td>{when(v.next_retry_at)}</td>
-              <td>
-                <details>
-                  <summary>Request and response</summary>
-                  <p class="muted">Signature</p>
-                  <pre class="mono wrap">{v.request_headers["x-webhook-signature"] ?? "—"}</pre>
-                  <p class="muted">Body</p>
-                  <pre class="mono wrap">{v.request_body ?? "—"}</pre>
-                  <p class="muted">Response</p>
-                  <pre class="mono wrap">{v.response_excerpt ?? v.error ?? "—"}</pre>
-                </details>
-              </td>
-            </tr>
-          );
-        })}
-      </Table>
-    </div>
+    <form id="rule-form" data-post="/sandbox/v1/outcomes" data-rules={JSON.stringify(spec)} class="row gap-top" novalidate>
+      <div data-field>
+        <label for="rule-target">Target</label>
+        <select id="rule-target" name="target">{targets.map((t) => <option value={t}>{t}</option>)}</select>
+      </div>
+      <div data-field>
+        <label for="rule-outcome">Outcome</label>
+        <select id="rule-outcome" name="outcome" data-for={targets[0]}>{first.outcomes.map((o) => <option value={o}>{o}</option>)}</select>
+      </div>
+      <div data-field>
+        <label for="rule-match-key">Only when</label>
+        <select id="rule-match-key" data-match-key>
+          <option value="">{`(every ${targets[0]})`}</option>
+          {first.match.map((k) => <option value={k}>{k}</option>)}
+        </select>
+      </div>
+      <div data-field data-rule-field="match_value" hidden>
+        <label for="rule-match-value">equals</label>
+        <input id="rule-match-value" data-match-value class="w-l" autocomplete="off" />
+      </div>
+      <div data-field data-rule-field="delay_seconds" hidden={!first.delay.includes(first.outcomes[0]!)}>
+        <label for="rule-delay">Delay (s)</label>
+        <input id="rule-delay" name="delay_seconds" type="number" min="0" max={String(first.max_delay)} step="1" class="w-m" />
+      </div>
+      <div data-field data-rule-field="queries" hidden={!first.queries.includes(first.outcomes[0]!)}>
+        <label for="rule-queries">Settle on status read no.</label>
+        <input id="rule-queries" name="queries" type="number" min="1" step="1" class="w-m" />
+      </div>
+      <div data-field data-rule-field="times">
+        <label for="rule-times">Times</label>
+        <input id="rule-times" name="times" type="number" min="1" step="1" class="w-s" />
+      </div>
+      <div data-field data-rule-field="window_seconds">
+        <label for="rule-window">For (s)</label>
+        <input id="rule-window" name="window_seconds" type="number" min="1" step="1" class="w-m" />
+      </div>
+      <button type="submit">Add rule</button>
+    </form>
   );
 }
 
-export function Outcomes({ tenant }: { tenant: Tenant }) {
-  const targets = Object.keys(OUTCOMES) as Array<keyof typeof OUTCOMES>;
+export function Outcomes({ tenant, query }: { tenant: Tenant; query: URLSearchParams }) {
+  const q = tableQuery(query, "", OUTCOME_TARGETS);
+  const page = pageOf(q, (paging) => listOutcomeRules(tenant.state, { search: q.search, status: q.status as (typeof OUTCOME_TARGETS)[number] | undefined }, paging));
   return (
     <div>
-      <Table label="Outcome rules" caption="The newest matching rule wins" head={["ID", "Target", "Match", "Outcome", "Delay (s)", "Uses left", ""]} empty="No outcome rules.">
-        {[...tenant.state.outcomeRules].reverse().map((r) => (
-          <tr>
+      <ListTable id="outcomes-list" label="Outcome rules" caption="The newest matching rule wins" head={["ID", "Target", "Match", "Outcome", "Delay (s)", "Uses left", ""]} empty="No outcome rules."
+        query={q} page={page} size={tenant.state.outcomeRules.length} statuses={choices(OUTCOME_TARGETS)} statusLabel="Target" searchLabel="Search id, outcome or match">
+        {page.items.map((r) => (
+          <tr data-key={r.id}>
             <td class="mono">{r.id}</td>
             <td>{r.target}</td>
             <td class="mono">{r.match ? JSON.stringify(r.match) : "any"}</td>
@@ -353,22 +420,8 @@ export function Outcomes({ tenant }: { tenant: Tenant }) {
             <td><Action post={`/sandbox/v1/outcomes/${r.id}`} method="DELETE" label="Delete" secondary /></td>
           </tr>
         ))}
-      </Table>
-      <form data-post="/sandbox/v1/outcomes" class="row gap-top">
-        <div>
-          <label for="rule-target">Target</label>
-          <select id="rule-target" name="target">{targets.map((t) => <option value={t}>{t}</option>)}</select>
-        </div>
-        <div>
-          <label for="rule-outcome">Outcome</label>
-          <select id="rule-outcome" name="outcome">
-            {targets.flatMap((t) => OUTCOMES[t].map((o) => <option value={o}>{`${t}: ${o}`}</option>))}
-          </select>
-        </div>
-        <div><label for="rule-delay">Delay (s)</label><input id="rule-delay" name="delay_seconds" type="number" min="0" step="1" /></div>
-        <div><label for="rule-times">Times</label><input id="rule-times" name="times" type="number" min="1" step="1" /></div>
-        <button type="submit">Add rule</button>
-      </form>
+      </ListTable>
+      <RuleForm />
     </div>
   );
 }

@@ -12,8 +12,10 @@ import type { TouchedObject } from "../domain/request-log.js";
 import { listRequests, requestSummaryView, requestView, touchedRecord } from "../domain/request-log-views.js";
 import type { Tenant } from "../engine/tenant.js";
 import { Table, when } from "./dashboard-fragments.js";
+import { ListTable, pageOf, Payload, tableQuery } from "./dashboard-tables.js";
 
-const SHOWN = 50;
+/** The status filter's classes, as GET /sandbox/v1/requests takes them. */
+const CLASSES: Record<string, readonly [number, number]> = { "2xx": [200, 299], "3xx": [300, 399], "4xx": [400, 499], "5xx": [500, 599] };
 
 /** The status's colour, as the other sections colour states. */
 const statusClass = (status: number | null) => (status === null || status >= 500 ? "failed" : status >= 400 ? "pending" : "paid");
@@ -30,27 +32,34 @@ const SECTION_OF: Record<TouchedObject["kind"], string> = {
   card_transaction: "cards",
 };
 
-export function RequestLogList({ tenant }: { tenant: Tenant }) {
+export function RequestLogList({ tenant, query }: { tenant: Tenant; query: URLSearchParams }) {
   const log = tenant.requestLog;
   if (!log.enabled) return <p class="muted">The request log is off on this sandbox (started with <span class="mono">--request-log 0</span>).</p>;
-  const { items, pagination } = listRequests(log, {}, { page: 1, per_page: SHOWN });
+  const q = tableQuery(query, "", Object.keys(CLASSES));
+  const page = pageOf(q, (paging) => listRequests(log, { path: q.search, status: q.status === undefined ? undefined : CLASSES[q.status] }, paging));
   return (
     <div>
       <p class="muted">
-        Every <span class="mono">/api/v1</span> request made with this merchant's keys and the answer it got: {pagination.total} kept of at most{" "}
+        Every <span class="mono">/api/v1</span> request made with this merchant's keys and the answer it got: {log.size} kept of at most{" "}
         {log.capacity}. Times are the merchant's clock. Also: <span class="mono">GET /sandbox/v1/requests</span> and{" "}
         <span class="mono">merchant-sandbox logs --follow</span>.
       </p>
-      <Table
+      <ListTable
+        id="logs-list"
         label="Requests"
-        caption={pagination.total > SHOWN ? `Newest first (last ${SHOWN})` : "Newest first"}
+        caption="Newest first"
         head={["#", "Time", "Method", "Path", "Status", "Error code", "Latency", ""]}
         empty="No API requests yet. Requests to /api/v1 with this merchant's keys appear here."
+        query={q}
+        page={page}
+        size={log.size}
+        statuses={Object.keys(CLASSES).map((value) => ({ value }))}
+        searchLabel="Path starts with"
       >
-        {items.map((e) => {
+        {page.items.map((e) => {
           const r = requestSummaryView(e);
           return (
-            <tr data-request-row={String(r.seq)}>
+            <tr data-request-row={String(r.seq)} data-key={String(r.seq)}>
               <td>{r.seq}</td>
               <td>{when(r.at)}</td>
               <td>{r.method}</td>
@@ -64,26 +73,7 @@ export function RequestLogList({ tenant }: { tenant: Tenant }) {
             </tr>
           );
         })}
-      </Table>
-    </div>
-  );
-}
-
-/** A body as sent, indented when it is whole JSON. */
-function Body(props: { text: string | null; truncated: boolean; label: string }) {
-  if (props.text === null) return <p class="muted">{props.label}: none</p>;
-  let shown = props.text;
-  if (!props.truncated) {
-    try {
-      shown = JSON.stringify(JSON.parse(props.text), null, 2);
-    } catch {
-      // not JSON: shown as sent
-    }
-  }
-  return (
-    <div>
-      <p class="muted">{props.label}{props.truncated ? " (cut at 8 KB)" : ""}</p>
-      <pre class="mono wrap" data-testid={props.label === "Request body" ? "request-body" : "response-body"}>{shown}</pre>
+      </ListTable>
     </div>
   );
 }
@@ -131,8 +121,8 @@ export function RequestDetail({ tenant, seq }: { tenant: Tenant; seq: number }) 
           </tr>
         ))}
       </Table>
-      <Body text={r.request_body} truncated={r.request_body_truncated} label="Request body" />
-      <Body text={r.response_body} truncated={r.response_body_truncated} label="Response body" />
+      <Payload id={`request-${r.seq}-body`} text={r.request_body} whole={!r.request_body_truncated} label="Request body" what={`request body of request ${r.seq}`} testid="request-body" />
+      <Payload id={`request-${r.seq}-response`} text={r.response_body} whole={!r.response_body_truncated} label="Response body" what={`response body of request ${r.seq}`} testid="response-body" />
       <h4>Objects it touched</h4>
       <Table label="Objects touched" caption="Each as it is now; its section above lists it too" head={["Kind", "Id", "Read it with", "Now"]} empty="None.">
         {r.links.objects.map((o, i) => {

@@ -3,8 +3,8 @@
  * The dashboard's "API Keys" and "Webhook Settings" sections, the two pages the spec says a merchant
  * gets its keys and sets its webhook from. Unlike the other sections they are not server fragments:
  * their values are secrets, so the browser fills them from what it already holds (the signed-in keys)
- * and from GET /sandbox/v1/merchant, and no refreshed HTML ever carries a secret. Not refreshed every
- * 5 s either, so a half-typed URL or a revealed secret stays as the user left it.
+ * and from GET /sandbox/v1/merchant, and no refreshed HTML ever carries a secret. Not refreshed by the live
+ * updates either, so a half-typed URL or a revealed secret stays as the user left it.
  */
 
 /** A secret's slot: masked until "Reveal"; Copy copies the value whether shown or not. */
@@ -66,6 +66,12 @@ export function WebhookSettings() {
         <p id="webhook-url-error" class="error" hidden></p>
         <button type="submit">Save webhook URL</button>
       </form>
+      <h3>Test your receiver</h3>
+      <p id="send-test-hint" class="muted">
+        Sends one signed <span class="mono">webhook.test</span> event to the webhook URL now (no money moved) and shows what your
+        receiver answered. It is listed with the other events and deliveries.
+      </p>
+      <button type="button" data-post="/sandbox/v1/webhooks/test" aria-describedby="send-test-hint">Send test event</button>
     </>
   );
 }
@@ -97,7 +103,24 @@ export const SETTINGS_SCRIPT = String.raw`
       if (!json) return;
       setText("keys-merchant-id", json.data.merchant_id);
       fillWebhook(json.data);
+      fillSandboxSettings(json.data);
     });
+  }
+  // The settings editor shows the merchant's values; each field's default is the saved value, so
+  // what the user changed is told apart (the success message names it).
+  function settingOf(m, name) { return name.split(".").reduce(function (at, key) { return at == null ? undefined : at[key]; }, m); }
+  function fillSandboxSettings(m) {
+    Array.prototype.forEach.call(document.getElementById("settings-form").elements, function (el) {
+      if (!el.name) return;
+      var value = settingOf(m, el.name);
+      if (el.type === "checkbox") { el.checked = el.defaultChecked = !!value; return; }
+      var text = value == null ? "" : Array.isArray(value) ? value.join(", ") : String(value);
+      if (el.tagName === "SELECT") { Array.prototype.forEach.call(el.options, function (o) { o.defaultSelected = o.value === text; }); el.value = text; return; }
+      el.value = el.defaultValue = text;
+    });
+  }
+  function changedFields(form) {
+    return Array.prototype.filter.call(form.elements, function (el) { return el.name && isChanged(el); }).map(function (el) { return document.querySelector('label[for="' + el.id + '"]').textContent; });
   }
   function clearSettings() {
     secretValues = {};
@@ -105,6 +128,8 @@ export const SETTINGS_SCRIPT = String.raw`
     Array.prototype.forEach.call(document.querySelectorAll("[data-reveal]"), function (button) { if (button.getAttribute("aria-expanded") === "true") toggleSecret(button); });
     document.getElementById("webhook-form").reset();
     fieldError("");
+    ["settings-form", "reset-form"].forEach(function (id) { var form = document.getElementById(id); form.reset(); clearFieldErrors(form); });
+    document.getElementById("reset-confirm").hidden = true;
   }
   function toggleSecret(button) {
     var id = button.getAttribute("data-reveal");
@@ -129,7 +154,10 @@ export const SETTINGS_SCRIPT = String.raw`
     if (button.hasAttribute("data-reveal")) { toggleSecret(button); return; }
     var slot = resultSlot(button);
     var name = button.getAttribute("aria-label").replace(/^Copy /, "");
-    var value = secretValues[button.getAttribute("data-copy")];
+    // A secret is copied from its kept value (the page may show it masked); anything else, as shown.
+    var id = button.getAttribute("data-copy");
+    var shown = document.getElementById(id);
+    var value = id in secretValues ? secretValues[id] : shown && shown.textContent;
     if (!value || !navigator.clipboard) { show(slot, "error", "Could not copy the " + name + ": this browser gives no clipboard here.", false); return; }
     navigator.clipboard.writeText(value).then(
       function () { show(slot, "success", "Copied the " + name + " to the clipboard.", false); },
@@ -159,3 +187,124 @@ export const SETTINGS_SCRIPT = String.raw`
       .catch(function () { show(slot, "error", "The sandbox could not be reached.", true); });
   });
 `;
+
+/** One labelled setting of the editor; `name` is its dotted path in PATCH /sandbox/v1/merchant. */
+function Setting(props: { name: string; label: string; type?: "number" | "text"; step?: string; hint?: string; dataType?: string; inputmode?: "numeric" | "decimal" }) {
+  const id = `set-${props.name.replace(/[._]/g, "-")}`;
+  return (
+    <div data-field>
+      <label for={id}>{props.label}</label>
+      <input
+        id={id}
+        name={props.name}
+        type={props.type ?? "number"}
+        step={props.step}
+        min={props.type === "text" ? undefined : "0"}
+        inputmode={props.inputmode}
+        data-type={props.dataType}
+        autocomplete="off"
+        aria-describedby={props.hint ? `${id}-hint` : undefined}
+      />
+      {props.hint ? <p id={`${id}-hint`} class="muted">{props.hint}</p> : null}
+    </div>
+  );
+}
+
+function Choice(props: { name: string; label: string; options: string[] }) {
+  const id = `set-${props.name.replace(/[._]/g, "-")}`;
+  return (
+    <div data-field>
+      <label for={id}>{props.label}</label>
+      <select id={id} name={props.name}>{props.options.map((o) => <option value={o}>{o}</option>)}</select>
+    </div>
+  );
+}
+
+function Flag(props: { name: string; label: string }) {
+  const id = `set-${props.name.replace(/[._]/g, "-")}`;
+  return (
+    <div data-field class="row">
+      <input id={id} name={props.name} type="checkbox" />
+      <label for={id}>{props.label}</label>
+    </div>
+  );
+}
+
+/**
+ * The settings PATCH /sandbox/v1/merchant takes (the webhook URL is in Webhook Settings), filled from
+ * GET /sandbox/v1/merchant; and reset, behind a confirm step. Not refreshed: what is being typed stays.
+ */
+export function SandboxSettings() {
+  return (
+    <>
+      {/* novalidate: the sandbox's own validation answers, in its words, under each field. */}
+      <form id="settings-form" data-post="/sandbox/v1/merchant" data-method="PATCH" data-keep data-changed-only novalidate>
+        <fieldset>
+          <legend>Business</legend>
+          <Setting name="business_name" label="Business name" type="text" />
+          <Setting name="kyc.bvn" label="Merchant BVN (11 digits; empty keeps it)" type="text" inputmode="numeric" />
+          <Setting name="kyc.nin" label="Merchant NIN (11 digits; empty keeps it)" type="text" inputmode="numeric" />
+          <Setting name="ip_allowlist" label="IP allowlist" type="text" dataType="list" hint="Addresses separated by commas or spaces; empty turns allowlisting off." />
+        </fieldset>
+        <fieldset>
+          <legend>Products</legend>
+          <Flag name="capabilities.payouts" label="Payouts" />
+          <Flag name="capabilities.vtu" label="VTU" />
+          <Flag name="capabilities.virtual_cards" label="Virtual cards" />
+          <Flag name="capabilities.checkout" label="Payment links" />
+        </fieldset>
+        <fieldset>
+          <legend>Limits (₦)</legend>
+          <Setting name="limits.payout_min" label="Smallest payout" step="0.01" />
+          <Setting name="limits.payout_max" label="Largest payout" step="0.01" />
+          <Setting name="limits.payout_hourly_amount" label="Paid out per hour" step="0.01" />
+          <Setting name="limits.payout_daily_amount" label="Paid out per 24 hours" step="0.01" />
+          <Setting name="limits.payout_review_threshold" label="Held for approval from" step="0.01" />
+          <Setting name="limits.payout_attempts_per_hour" label="Payout attempts per hour (0 = no cap)" step="1" />
+          <Setting name="limits.payout_attempts_per_ip_per_hour" label="Payout attempts per IP per hour (0 = no cap)" step="1" />
+          <Setting name="limits.requests_per_minute" label="Requests per minute (0 = off)" step="1" />
+        </fieldset>
+        <fieldset>
+          <legend>Delays (seconds of sandbox time)</legend>
+          <Setting name="delays.payout_settlement_seconds" label="Payout settlement" step="1" />
+          <Setting name="delays.vtu_settlement_seconds" label="VTU settlement" step="1" />
+          <Setting name="delays.kyc_approval_seconds" label="KYC approval" step="1" />
+        </fieldset>
+        <fieldset>
+          <legend>Cards</legend>
+          <Setting name="card_funding_fee_usd" label="Card funding fee (USD)" step="0.01" />
+          <Setting name="usd_ngn_rate" label="USD to NGN rate" step="0.01" />
+        </fieldset>
+        <fieldset>
+          <legend>Webhooks</legend>
+          <Choice name="webhook.signature_algorithm" label="Signature algorithm" options={["sha256", "sha512"]} />
+          <Choice name="webhook.signature_encoding" label="Signature encoding" options={["hex", "base64"]} />
+          <Setting name="webhook.timeout_seconds" label="Time-out (wall-clock seconds)" step="0.1" />
+          <Setting name="webhook.retry_schedule_seconds" label="Retry schedule (seconds)" type="text" dataType="numbers" hint="Waits before each retry, e.g. 60, 300, 1800; empty = no retries." />
+        </fieldset>
+        <fieldset>
+          <legend>Clock</legend>
+          <Choice name="clock.mode" label="Mode" options={["manual", "realtime"]} />
+          <Setting name="clock.speed" label="Speed (realtime: sandbox seconds per real second)" step="any" />
+        </fieldset>
+        <button type="submit">Save settings</button>
+      </form>
+      <h3>Reset</h3>
+      <form id="reset-form" data-post="/sandbox/v1/reset" data-confirm="reset-confirm" class="gap-top" novalidate>
+        <p class="muted">Empties the merchant: ledger, payouts, payment links, virtual accounts, VTU purchases, cards, events, deliveries, outcome rules and timers. Keys, settings and the clock stay.</p>
+        <div data-field>
+          <label for="reset-balance">Starting wallet balance (₦, optional; 0 if empty)</label>
+          <input id="reset-balance" name="wallet_balance" type="number" step="0.01" min="0" autocomplete="off" />
+        </div>
+        <button type="button" class="secondary" data-ask="reset-confirm" aria-expanded="false" aria-controls="reset-confirm">Empty this merchant…</button>
+        <div id="reset-confirm" hidden>
+          <p><strong>This cannot be undone.</strong> Everything above is deleted now.</p>
+          <div class="row">
+            <button type="submit" class="danger">Yes, empty this merchant</button>
+            <button type="button" class="secondary" data-cancel="reset-confirm">Cancel</button>
+          </div>
+        </div>
+      </form>
+    </>
+  );
+}

@@ -11,47 +11,55 @@ import { cspNonce, pageSecurityHeaders } from "../http/security-headers.js";
 import type { ClockDriver } from "../engine/clock-driver.js";
 import type { Registry } from "../engine/registry.js";
 import type { Tenant } from "../engine/tenant.js";
-import { Cards, Events, Ledger, Outcomes, Overview, PaymentLinks, Payouts, VirtualAccounts, Vtu } from "./dashboard-fragments.js";
+import { Cards, Ledger, Outcomes, Overview, PaymentLinks, Payouts, VirtualAccounts, Vtu } from "./dashboard-fragments.js";
 import { RequestDetail, RequestLogList } from "./dashboard-logs.js";
 import { Page } from "./layout.js";
 import { Checks } from "./dashboard-checks.js";
 import type { DoctorDesk } from "../doctor/desk.js";
 import { WebhookDoctor } from "./dashboard-doctor.js";
 import { baseUrl } from "../http/base-url.js";
-import { ApiKeys, SETTINGS_SCRIPT, WebhookSettings } from "./dashboard-settings.js";
+import { ApiKeys, SandboxSettings, SETTINGS_SCRIPT, WebhookSettings } from "./dashboard-settings.js";
+import { IDIOMORPH_SCRIPT, LIVE_SCRIPT, LiveLine, etagOf, isFresh } from "./dashboard-live.js";
+import { ACTIONS_SCRIPT } from "./dashboard-actions.js";
+import { Events } from "./dashboard-events.js";
+import { readTimeZone, TimeZone } from "./dashboard-tables.js";
+import { TABLES_SCRIPT } from "./dashboard-tables-script.js";
 
 /**
  * `render`: the section's server fragment, refreshed. `body` instead: markup the script fills in and
  * never replaces (the settings sections, whose secrets stay out of server HTML).
  * `after`: what the section holds below its refreshed content (kept through the refreshes).
+ * `query`: the section's `data-query` as sent (its tables' search, filters and page).
  */
 type Section = { id: string; title: string; after?: Child } & (
-  | { render: (t: Tenant, baseUrl: string, doctor: DoctorDesk) => Child; body?: never }
+  | { render: (t: Tenant, baseUrl: string, doctor: DoctorDesk, query: URLSearchParams) => Child; body?: never }
   | { body: Child; render?: never }
 );
 const SECTIONS: Section[] = [
   { id: "overview", title: "Wallet and clock", render: (t) => <Overview tenant={t} /> },
-  { id: "payouts", title: "Payouts", render: (t) => <Payouts tenant={t} /> },
-  { id: "links", title: "Payment links", render: (t, base) => <PaymentLinks tenant={t} baseUrl={base} /> },
-  { id: "accounts", title: "Virtual accounts", render: (t) => <VirtualAccounts tenant={t} /> },
-  { id: "events", title: "Events and webhook deliveries", render: (t) => <Events tenant={t} /> },
+  { id: "payouts", title: "Payouts", render: (t, _base, _doctor, q) => <Payouts tenant={t} query={q} /> },
+  { id: "links", title: "Payment links", render: (t, base, _doctor, q) => <PaymentLinks tenant={t} baseUrl={base} query={q} /> },
+  { id: "accounts", title: "Virtual accounts", render: (t, _base, _doctor, q) => <VirtualAccounts tenant={t} query={q} /> },
+  { id: "events", title: "Events and webhook deliveries", render: (t, _base, _doctor, q) => <Events tenant={t} query={q} /> },
   { id: "doctor", title: "Webhook doctor", render: (t, _base, doctor) => <WebhookDoctor tenant={t} card={doctor.last(t)} running={doctor.isRunning(t)} /> },
   // Issue 15: the request log; one request opens below the list.
-  { id: "logs", title: "Logs", render: (t) => <RequestLogList tenant={t} />, after: <div id="request-detail" aria-live="polite"></div> },
-  { id: "vtu", title: "VTU purchases", render: (t) => <Vtu tenant={t} /> },
-  { id: "cards", title: "Cardholders and cards", render: (t) => <Cards tenant={t} /> },
-  { id: "outcomes", title: "Outcome rules", render: (t) => <Outcomes tenant={t} /> },
-  { id: "ledger", title: "Ledger", render: (t) => <Ledger tenant={t} /> },
+  { id: "logs", title: "Logs", render: (t, _base, _doctor, q) => <RequestLogList tenant={t} query={q} />, after: <div id="request-detail" aria-live="polite"></div> },
+  { id: "vtu", title: "VTU purchases", render: (t, _base, _doctor, q) => <Vtu tenant={t} query={q} /> },
+  { id: "cards", title: "Cardholders and cards", render: (t, _base, _doctor, q) => <Cards tenant={t} query={q} /> },
+  { id: "outcomes", title: "Outcome rules", render: (t, _base, _doctor, q) => <Outcomes tenant={t} query={q} /> },
+  { id: "ledger", title: "Ledger", render: (t, _base, _doctor, q) => <Ledger tenant={t} query={q} /> },
   // Integration checks (issue 15).
   { id: "checks", title: "Integration checks", render: (t) => <Checks tenant={t} /> },
   // Issue 16: the spec's "API Keys" and "Webhook Settings" pages.
   { id: "api-keys", title: "API Keys", body: <ApiKeys /> },
   { id: "webhook-settings", title: "Webhook Settings", body: <WebhookSettings /> },
+  // Issue 16: the merchant's sandbox settings (PATCH /sandbox/v1/merchant) and reset.
+  { id: "sandbox-settings", title: "Sandbox settings", body: <SandboxSettings /> },
 ];
 
 function Shell(props: { nonce: string }) {
   return (
-    <Page title="merchant-sandbox dashboard" nonce={props.nonce} script={DASHBOARD_SCRIPT} wide skipTo="content">
+    <Page title="merchant-sandbox dashboard" nonce={props.nonce} script={IDIOMORPH_SCRIPT + DASHBOARD_SCRIPT} wide skipTo="content">
       <main id="content" tabindex={-1}>
         <h1>merchant-sandbox dashboard</h1>
         <section class="card" id="signin" aria-labelledby="signin-heading">
@@ -72,6 +80,7 @@ function Shell(props: { nonce: string }) {
             <button type="button" class="secondary" id="refresh">Refresh</button>
             <button type="button" class="secondary" id="signout">Sign out</button>
           </nav>
+          <LiveLine />
           <div id="toast" role="status" aria-live="polite"></div>
           {SECTIONS.map((s) => (
             <section class="card" id={s.id} aria-labelledby={`${s.id}-heading`}>
@@ -98,22 +107,33 @@ export function dashboardRoutes(opts: { registry: Registry; driver: ClockDriver;
     if (!Number.isSafeInteger(seq) || seq < 1) return c.html(<p class="error">Unknown request.</p>, 404);
     const tenant = c.var.tenant;
     await opts.driver.catchUpForRead(tenant);
-    return c.html(<RequestDetail tenant={tenant} seq={seq} />);
+    return c.html(<TimeZone.Provider value={readTimeZone(c.req.query("tz"))}><RequestDetail tenant={tenant} seq={seq} /></TimeZone.Provider>);
   });
   app.get("/dashboard/fragments/:section", async (c) => {
     const section = SECTIONS.find((s) => s.id === c.req.param("section"));
     if (!section?.render) return c.html(<p class="error">Unknown section.</p>, 404);
     const tenant = c.var.tenant;
     await opts.driver.catchUpForRead(tenant);
-    return c.html(<>{section.render(tenant, baseUrl(opts.publicUrl, c.req.url), opts.doctor)}</>);
+    const query = new URL(c.req.url).searchParams;
+    const html = await (
+      <TimeZone.Provider value={readTimeZone(query.get("tz") ?? undefined)}>{section.render(tenant, baseUrl(opts.publicUrl, c.req.url), opts.doctor, query)}</TimeZone.Provider>
+    ).toString();
+    // The dashboard asks every 2 s with the ETag of what it shows: an unchanged section costs a 304.
+    const etag = etagOf(html);
+    c.header("ETag", etag);
+    c.header("Cache-Control", "private, no-cache");
+    if (isFresh(c.req.header("if-none-match"), etag)) return c.body(null, 304);
+    return c.html(html);
   });
   return app;
 }
 
-/** Sign-in, section loading, and generic data-post actions; refreshes every 5 s unless a form is in use. */
+/** Sign-in, section loading (live updates: dashboard-live.tsx), and the data-post actions (dashboard-actions.ts). */
 const DASHBOARD_SCRIPT = String.raw`
 (function () {
   var KEY = "merchant-sandbox:credentials";
+  // The reader's time zone: the server shows each time in it beside UTC.
+  var ZONE = (function () { try { return Intl.DateTimeFormat().resolvedOptions().timeZone || ""; } catch (e) { return ""; } })();
   function creds() { try { return JSON.parse(sessionStorage.getItem(KEY)); } catch (e) { return null; } }
   function headers(extra) {
     var c = creds() || {};
@@ -132,30 +152,7 @@ const DASHBOARD_SCRIPT = String.raw`
     slot.textContent = text;
     if (focus) { slot.setAttribute("tabindex", "-1"); slot.focus(); }
   }
-  // One section's fragment. Its \`data-query\` (URL search params: a table's search, filters and page)
-  // goes along, so a refresh keeps what the user asked the table for.
-  function loadSection(node) {
-    var query = node.getAttribute("data-query");
-    var url = "/dashboard/fragments/" + node.getAttribute("data-section") + (query ? "?" + query : "");
-    return fetch(url, { headers: headers({}) }).then(function (r) {
-      if (r.status === 401) { signOut("Your keys were not accepted."); return ""; }
-      return r.text();
-    }).then(function (html) { node.innerHTML = html; });
-  }
-  function load() {
-    return Promise.all(Array.prototype.map.call(document.querySelectorAll("[data-section]"), loadSection));
-  }
-  function send(path, method, body, origin) {
-    var slot = resultSlot(origin);
-    show(slot, "notice", "Working…", false);
-    return fetch(path, { method: method, headers: headers(body === undefined ? {} : { "content-type": "application/json" }), body: body === undefined ? undefined : JSON.stringify(body) })
-      .then(function (r) { return r.json().then(function (json) { return { ok: r.ok, json: json }; }); })
-      .then(function (res) {
-        show(slot, res.ok ? "success" : "error", res.ok ? (res.json.message || "Done.") : (res.json.message || "Refused."), true);
-        return load();
-      })
-      .catch(function () { show(slot, "error", "The sandbox could not be reached.", true); });
-  }
+${LIVE_SCRIPT}
   function signOut(message) {
     sessionStorage.removeItem(KEY);
     clearSettings();
@@ -185,26 +182,10 @@ const DASHBOARD_SCRIPT = String.raw`
       start(true);
     });
   });
-  document.addEventListener("click", function (event) {
-    var button = event.target.closest && event.target.closest("button[data-post]");
-    if (!button) return;
-    var body = button.getAttribute("data-body");
-    send(button.getAttribute("data-post"), button.getAttribute("data-method") || "POST", body ? JSON.parse(body) : undefined, button);
-  });
-  document.addEventListener("submit", function (event) {
-    var form = event.target;
-    if (!form.getAttribute("data-post")) return;
-    event.preventDefault();
-    var body = JSON.parse(form.getAttribute("data-extra") || "{}");
-    Array.prototype.forEach.call(form.elements, function (el) {
-      if (!el.name || el.value === "") return;
-      body[el.name] = el.type === "number" ? Number(el.value) : el.value;
-    });
-    send(form.getAttribute("data-post"), "POST", body, form);
-  });
+${ACTIONS_SCRIPT}
   // The Logs view: open one request, close it.
   function openRequest(seq) {
-    return fetch("/dashboard/fragments/logs/" + encodeURIComponent(seq), { headers: headers({}) }).then(function (r) {
+    return fetch("/dashboard/fragments/logs/" + encodeURIComponent(seq) + "?tz=" + encodeURIComponent(ZONE), { headers: headers({}) }).then(function (r) {
       if (r.status === 401) { signOut("Your keys were not accepted."); return ""; }
       return r.text();
     }).then(function (html) {
@@ -220,12 +201,20 @@ const DASHBOARD_SCRIPT = String.raw`
     else document.getElementById("request-detail").innerHTML = "";
   });
 ${SETTINGS_SCRIPT}
+${TABLES_SCRIPT}
+  // A section link moves the focus to that section's heading (a jump the keyboard follows): the next
+  // Tab is the section's first control, and a screen reader says where it landed.
+  document.querySelector("#app nav").addEventListener("click", function (event) {
+    var link = event.target.closest && event.target.closest("a[href^='#']");
+    var heading = link && document.getElementById(link.getAttribute("href").slice(1) + "-heading");
+    if (!heading) return;
+    // The browser's own jump would move the focus to the section after this handler; take it over.
+    event.preventDefault();
+    history.replaceState(null, "", link.getAttribute("href"));
+    heading.focus();
+  });
   document.getElementById("refresh").addEventListener("click", load);
   document.getElementById("signout").addEventListener("click", function () { signOut(""); });
-  setInterval(function () {
-    var active = document.activeElement;
-    if (creds() && !(active && active.closest && active.closest("form"))) load();
-  }, 5000);
   if (creds()) start(false);
 })();
 `;

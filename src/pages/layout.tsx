@@ -37,7 +37,15 @@ td.row { display:table-cell; } td.row > * { margin:2px 6px 2px 0; }
 .sandbox-banner { background:#14213d; color:#fff; text-align:center; font-size:.85rem; padding:6px; }
 table { width:100%; border-collapse:collapse; font-size:.9rem; } th, td { text-align:left; padding:6px 8px; border-bottom:1px solid var(--line); vertical-align:top; }
 code, .mono { font-family: ui-monospace, SFMono-Regular, Menlo, monospace; }
-.scroll-x { overflow-x:auto; } caption { text-align:left; } .gap-top { margin-top:12px; } pre.wrap { white-space:pre-wrap; }
+.scroll-x { overflow-x:auto; } caption { text-align:left; } .gap-top { margin-top:12px; } pre.wrap { white-space:pre-wrap; overflow-wrap:anywhere; }
+.payload pre { background:var(--bg); padding:8px; border-radius:6px; margin:4px 0 8px; } .payload p { margin:0; }
+button.small { padding:4px 10px; font-size:.85rem; } td.details-cell { min-width:16rem; }
+.local-time { color:var(--muted); } .filter-bar { margin-bottom:8px; } .pager { align-items:center; margin-top:8px; } .pager p { margin:0; }
+.live-line { align-items:center; margin:12px 0; } .live-line p { margin:0; }
+button.danger { background:var(--bad); color:#fff; }
+fieldset { border:1px solid var(--line); border-radius:8px; margin:12px 0; padding:4px 12px 12px; min-width:0; } legend { font-weight:700; padding:0 4px; }
+input[type=checkbox] { width:auto; margin:8px 0 4px; }
+.field-error { margin:4px 0 0; padding:6px 10px; font-size:.9rem; }
 .w-s { width:90px; } .w-m { width:110px; } .w-l { width:140px; } .w-xl { width:min(360px, 100%); }
 `;
 

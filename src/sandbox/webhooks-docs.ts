@@ -46,7 +46,8 @@ The calling merchant's events, oldest first. Every event is stored here first, e
 set, then delivered. Use it to check that a flow produced the event it should, whatever your receiver did.
 
 - \`type\`: \`payment.received\` (a transfer into a virtual account), \`checkout.completed\` (a payment link paid),
-  \`payout.completed\`, \`payout.failed\` (a payout failed or rejected).
+  \`payout.completed\`, \`payout.failed\` (a payout failed or rejected), \`webhook.test\` (sent on request by
+  POST /sandbox/v1/webhooks/test; no money moved).
 - \`transaction_id\`: the same on every delivery of the event: the key to detect duplicates. \`data\`: the
   payload's \`data\`, exactly as delivered.
 - \`status\`: \`pending\` (an attempt under way, or a retry due at \`next_attempt_at\`), \`delivered\` (a 2xx answer),
@@ -56,7 +57,7 @@ set, then delivered. Use it to check that a flow produced the event it should, w
 - \`attempts\`: how many deliveries were made. \`error\`: why the sandbox itself could not deliver it (not the
   receiver's answer), else null.
 
-Query: \`type\` (one of the four; another value gets 422), \`since\` (ISO 8601 with an offset: only events created at
+Query: \`type\` (one of the five; another value gets 422), \`since\` (ISO 8601 with an offset: only events created at
 or after it, on the merchant's clock; another format gets 422).`.trim();
 
 export const EVENTS_TYPE_EXAMPLES: Examples = {

@@ -8,6 +8,7 @@ import { ApiError } from "../http/errors.js";
 import { example, examples, json, security } from "../http/openapi.js";
 import { router } from "../http/validation.js";
 import { isoTime } from "../domain/fields.js";
+import { DeliveryTriggers } from "../domain/records.js";
 import { controlErrors } from "./control-docs.js";
 import { DEMO } from "../http/demo-examples.js";
 import * as docs from "./webhooks-docs.js";
@@ -28,12 +29,12 @@ const Event = z
   })
   .openapi("WebhookEvent");
 
-const Delivery = z
+export const Delivery = z
   .object({
     id: z.string(),
     event_id: z.string(),
     event_type: z.string(),
-    trigger: z.enum(["initial", "retry", "redeliver", "duplicate", "released"]),
+    trigger: z.enum(DeliveryTriggers),
     url: z.string(),
     sent_at: isoTime,
     nonce: z.string().nullable(),

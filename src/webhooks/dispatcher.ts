@@ -64,6 +64,11 @@ export class WebhookDispatcher {
     return this.track(tenant, this.attempt(tenant, event, "redeliver"), event);
   }
 
+  /** The one attempt of a test event (events.ts `testEvent`): now, no faults, no retries. */
+  sendTest(tenant: Tenant, event: WebhookEvent): Promise<WebhookDelivery | undefined> {
+    return this.track(tenant, this.attempt(tenant, event, "test"), event);
+  }
+
   /** Resolves once no attempt of this merchant is in flight (including attempts those attempts started). */
   async idle(tenant: Tenant): Promise<void> {
     for (let set = this.inflight.get(tenant.id); set && set.size > 0; set = this.inflight.get(tenant.id)) {

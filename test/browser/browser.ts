@@ -70,15 +70,16 @@ export function useBrowserSandbox(): { readonly sandbox: RunningSandbox; readonl
  * Opens `url` in a new page of the file's chromium (viewport `width` x `height`, 900 unless given) and
  * checks the page came with its nonce CSP. From the first document on it records the CSP violations
  * (watchCsp) and every request that leaves the file's sandbox (data: URLs aside): `external`, which
- * must stay empty. `clipboard`: the page may read and write the clipboard (copy buttons).
+ * must stay empty. `clipboard`: the page may read and write the clipboard (copy buttons). `timezoneId`:
+ * the browser's time zone (IANA), the system's unless given.
  */
 export async function openPage(
   on: { readonly sandbox: RunningSandbox; readonly browser: Browser },
   url: string,
   width = 390,
-  options: { height?: number; clipboard?: boolean } = {},
+  options: { height?: number; clipboard?: boolean; timezoneId?: string } = {},
 ): Promise<{ page: Page; violations: string[]; external: string[]; status: number }> {
-  const context = await on.browser.newContext({ viewport: { width, height: options.height ?? 900 } });
+  const context = await on.browser.newContext({ viewport: { width, height: options.height ?? 900 }, timezoneId: options.timezoneId });
   if (options.clipboard) await context.grantPermissions(["clipboard-read", "clipboard-write"], { origin: on.sandbox.url });
   const page = await context.newPage();
   // The browser may already be closing (the suite's end): a context that is gone needs no closing.
@@ -118,3 +119,9 @@ export async function merchantAt(
   const m = await signUpAt(baseUrl, settings);
   return { ...m, api: async (method, path, body) => (await m.call(method, path, { body })).body };
 }
+
+/** The two sizes every page is tried at (issue 16): a laptop and a phone. */
+export const SIZES = [
+  { name: "desktop", width: 1280, height: 800 },
+  { name: "phone", width: 390, height: 844 },
+] as const;

@@ -6,34 +6,37 @@
 import { describe, expect, it } from "vitest";
 import { CASES } from "../../src/doctor/battery.js";
 import { referenceReceivers, startNodeReceiver } from "../support/reference-receivers.js";
-import { merchantAt, openPage, SCREENSHOTS, SKIP_BROWSER, useBrowserSandbox } from "./browser.js";
+import { axeViolations, merchantAt, openPage, SCREENSHOTS, SIZES, SKIP_BROWSER, useBrowserSandbox } from "./browser.js";
 
 const ctx = useBrowserSandbox();
 const stoppedAfter = referenceReceivers();
 
 describe.skipIf(SKIP_BROWSER)("dashboard: webhook doctor", () => {
-  it("runs the battery against the merchant's webhook_url and shows the scorecard", async () => {
-    const m = await merchantAt(ctx.sandbox.url, { business_name: "Amala Corner" });
-    const secret = (await m.api("GET", "/sandbox/v1/merchant")).data.webhook_secret as string;
-    const r = stoppedAfter(await startNodeReceiver("receiver.mjs", { WEBHOOK_SECRET: secret }));
-    await m.api("PATCH", "/sandbox/v1/merchant", { webhook_url: r.url });
+    for (const size of SIZES) {
+    it(`${size.name}: runs the battery against the merchant's webhook_url and shows the scorecard`, async () => {
+      const m = await merchantAt(ctx.sandbox.url, { business_name: "Amala Corner" });
+      const secret = (await m.api("GET", "/sandbox/v1/merchant")).data.webhook_secret as string;
+      const r = stoppedAfter(await startNodeReceiver("receiver.mjs", { WEBHOOK_SECRET: secret }));
+      await m.api("PATCH", "/sandbox/v1/merchant", { webhook_url: r.url });
 
-    const { page, violations, external } = await openPage(ctx, `${ctx.sandbox.url}/dashboard`, 1200);
-    await page.getByLabel("API key (X-Api-Key)").fill(m.keys["x-api-key"]);
-    await page.getByLabel("API secret (X-Api-Secret)").fill(m.keys["x-api-secret"]);
-    await page.getByRole("button", { name: "Sign in" }).click();
-    const section = page.locator("#doctor");
-    await expect.poll(() => section.getByText("No run yet.").isVisible()).toBe(true);
+      const { page, violations, external } = await openPage(ctx, `${ctx.sandbox.url}/dashboard`, size.width, { height: size.height });
+      await page.getByLabel("API key (X-Api-Key)").fill(m.keys["x-api-key"]);
+      await page.getByLabel("API secret (X-Api-Secret)").fill(m.keys["x-api-secret"]);
+      await page.getByRole("button", { name: "Sign in" }).click();
+      const section = page.locator("#doctor");
+      await expect.poll(() => section.getByText("No run yet.").isVisible()).toBe(true);
 
-    await section.getByLabel("Records URL (optional)").fill(r.recordsUrl);
-    await section.getByRole("button", { name: "Run webhook doctor" }).click();
-    await expect.poll(() => section.locator("[data-testid=doctor-summary]").textContent(), { timeout: 20_000 }).toBe(`${CASES.length} of ${CASES.length} cases passed`);
-    expect(await section.locator("tr[data-case]").count()).toBe(CASES.length);
-    expect(await section.locator("tr[data-case='duplicate_delivery']").textContent()).toContain("pass");
-    expect(await section.textContent()).toContain(`credits checked against ${r.recordsUrl}`);
-    await section.screenshot({ path: `${SCREENSHOTS}/dashboard-webhook-doctor.png` });
-    expect(violations).toEqual([]);
-    expect(external).toEqual([]);
-    await page.close();
-  }, 60_000);
+      await section.getByLabel("Records URL (optional)").fill(r.recordsUrl);
+      await section.getByRole("button", { name: "Run webhook doctor" }).click();
+      await expect.poll(() => section.locator("[data-testid=doctor-summary]").textContent(), { timeout: 20_000 }).toBe(`${CASES.length} of ${CASES.length} cases passed`);
+      expect(await section.locator("tr[data-case]").count()).toBe(CASES.length);
+      expect(await section.locator("tr[data-case='duplicate_delivery']").textContent()).toContain("pass");
+      expect(await section.textContent()).toContain(`credits checked against ${r.recordsUrl}`);
+      await section.screenshot({ path: `${SCREENSHOTS}/dashboard-webhook-doctor-${size.name}.png` });
+      expect(await axeViolations(page)).toEqual([]);
+      expect(violations).toEqual([]);
+      expect(external).toEqual([]);
+      await page.close();
+    }, 60_000);
+  }
 });

@@ -6,14 +6,9 @@
  */
 import { describe, expect, it } from "vitest";
 import type { Page } from "playwright-core";
-import { axeViolations, merchantAt, openPage, SCREENSHOTS, SKIP_BROWSER, useBrowserSandbox } from "./browser.js";
+import { axeViolations, merchantAt, openPage, SCREENSHOTS, SKIP_BROWSER, useBrowserSandbox, SIZES } from "./browser.js";
 
 const ctx = useBrowserSandbox();
-
-const SIZES = [
-  { name: "desktop", width: 1280, height: 800 },
-  { name: "phone", width: 390, height: 844 },
-];
 
 const focused = (page: Page) => page.evaluate("document.activeElement && document.activeElement.id") as Promise<string | null>;
 const clipboard = (page: Page) => page.evaluate("navigator.clipboard.readText()") as Promise<string>;

@@ -6,13 +6,9 @@
  */
 import { describe, expect, it } from "vitest";
 import type { Page } from "playwright-core";
-import { axeViolations, merchantAt, openPage, SCREENSHOTS, SKIP_BROWSER, useBrowserSandbox } from "./browser.js";
+import { axeViolations, merchantAt, openPage, SCREENSHOTS, SIZES, SKIP_BROWSER, useBrowserSandbox } from "./browser.js";
 
 const ctx = useBrowserSandbox();
-const SIZES = [
-  { name: "desktop", width: 1280, height: 800 },
-  { name: "phone", width: 390, height: 844 },
-] as const;
 /** One unbroken word as long as a description may hold, which must wrap rather than scroll. */
 const LONG_WORD = "Supercalifragilistic".repeat(9);
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { createCheckout, payCheckout } from "../../src/domain/checkout.js";
-import { deliveryView, emit, EVENT_PAYLOADS, EVENT_TYPES, eventView, WebhookEventRecord, type WebhookEvent } from "../../src/domain/events.js";
+import { deliveryView, emit, EVENT_PAYLOADS, EVENT_TYPES, eventView, testEvent, WebhookEventRecord, type WebhookEvent } from "../../src/domain/events.js";
 import { toMinor } from "../../src/domain/money.js";
 import { completePayout, createPayout, rejectPayout } from "../../src/domain/payouts.js";
 import { receiveTransfer } from "../../src/domain/va-payments.js";
@@ -113,8 +113,18 @@ describe("event payloads", () => {
       expectConforms(event);
       types.add(event.type);
     }
-    expect(EVENT_TYPES).toEqual(["payment.received", "checkout.completed", "payout.completed", "payout.failed"]);
+    expect(EVENT_TYPES).toEqual(["payment.received", "checkout.completed", "payout.completed", "payout.failed", "webhook.test"]);
     expect([...types].sort()).toEqual(["checkout.completed", "payment.received", "payout.failed"]);
+  });
+
+  it("a test event conforms, carries no money, and is stored without being queued (its sender delivers it)", () => {
+    const { ctx, state } = setup();
+    const event = testEvent(ctx, state);
+    expectConforms(event);
+    expect(event).toMatchObject({ type: "webhook.test", status: "pending", data: { status: "test", transaction_id: event.transaction_id } });
+    expect(event.transaction_id).toMatch(/^TEST_/);
+    expect(state.events.get(event.id)).toBe(event);
+    expect(state.outbox).toEqual([]);
   });
 
   it("a payload with a field of the wrong shape is refused by its schema", () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { createCheckout, payCheckout } from "../../src/domain/checkout.js";
-import { listCheckouts, listPayouts, listVaPayments, listVtuPurchases, paginate } from "../../src/domain/lists.js";
+import { containsText, listCheckouts, listPayouts, listVaPayments, listVtuPurchases, paginate } from "../../src/domain/lists.js";
 import { toMinor } from "../../src/domain/money.js";
 import { createPayout, failPayout } from "../../src/domain/payouts.js";
 import { receiveTransfer } from "../../src/domain/va-payments.js";
@@ -104,5 +104,22 @@ describe("listVaPayments", () => {
     expect(ids(listVaPayments(w.state, { transaction_id: a.transaction_id }, all))).toEqual([a.transaction_id]);
     expect(ids(listVaPayments(w.state, { transaction_id: a.transaction_id, status: "pending" }, all))).toEqual([]);
     expect(listVaPayments(w.state, { transaction_id: "TXN_NONE" }, all).pagination).toEqual({ current_page: 1, per_page: 100, total_pages: 0, total: 0 });
+  });
+});
+
+describe("search (the dashboard's search box)", () => {
+  it("matches a part of any of the texts, case ignored; no search matches all; nulls never match", () => {
+    expect(containsText(undefined, null)).toBe(true);
+    expect(containsText("REF-0", "ref-001", null)).toBe(true);
+    expect(containsText("12", null, 312)).toBe(true);
+    expect(containsText("x", null, undefined, "abc")).toBe(false);
+  });
+
+  it("finds payouts by a part of the reference or the account, and keeps the exact reference filter apart", () => {
+    const w = withPayouts();
+    expect(refs(listPayouts(w.state, { search: "PO-" }, all))).toEqual(["po-4", "po-3", "po-2", "po-1", "po-0"]);
+    expect(refs(listPayouts(w.state, { search: "po-2" }, all))).toEqual(["po-2"]);
+    expect(refs(listPayouts(w.state, { search: "po", reference: "po-4" }, all))).toEqual(["po-4"]);
+    expect(refs(listPayouts(w.state, { search: "po-", status: "failed" }, all))).toEqual(["po-1"]);
   });
 });

@@ -80,6 +80,8 @@ const OPERATION_IDS: Record<string, string> = {
   "DELETE /sandbox/v1/checks/credits": "clearCreditedTransactions",
   // Issue 15: the webhook doctor.
   "POST /sandbox/v1/webhooks/doctor": "runWebhookDoctor",
+  // Issue 16: the dashboard's "Send test event".
+  "POST /sandbox/v1/webhooks/test": "sendTestWebhook",
   // Issue 15: the request log.
   "GET /sandbox/v1/requests": "listRequests",
   "DELETE /sandbox/v1/requests": "clearRequests",

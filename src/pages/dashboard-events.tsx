@@ -1,0 +1,118 @@
+/** @jsxImportSource hono/jsx */
+/**
+ * The dashboard's events and webhook deliveries, linked both ways: a delivery names its event (the link
+ * narrows the events table to it), an event counts its deliveries (the link narrows the deliveries table
+ * to them). Links carry `data-query-set` (the query fields they set, under `data-query-prefix`) and
+ * `data-focus` (what takes the focus once the section has reloaded); the dashboard's script follows them.
+ * Payloads are pretty-printed and wrap inside their panel, each with a Copy button, and so is the signature.
+ */
+import { deliveryView, eventView } from "../domain/events.js";
+import { listDeliveries, listEvents } from "../domain/lists.js";
+import { DeliveryOutcomes, EVENT_STATUSES } from "../domain/records.js";
+import type { Tenant } from "../engine/tenant.js";
+import { Action } from "./dashboard-fragments.js";
+import { ListTable, pageOf, Payload, tableQuery, when } from "./dashboard-tables.js";
+
+const DELIVERIES = "deliveries.";
+const choices = (values: readonly string[]) => values.map((value) => ({ value }));
+
+/** A link that narrows a table of this section through its query; `set` empty clears the table's query. */
+function QueryLink(props: { prefix: string; set: Record<string, string>; focus: string; href: string; label?: string; children: unknown }) {
+  return (
+    <a href={props.href} data-query-prefix={props.prefix} data-query-set={new URLSearchParams(props.set).toString()} data-focus={props.focus} aria-label={props.label}>
+      {props.children}
+    </a>
+  );
+}
+
+export function Events({ tenant, query }: { tenant: Tenant; query: URLSearchParams }) {
+  const state = tenant.state;
+  const eq = tableQuery(query, "", EVENT_STATUSES);
+  const events = pageOf(eq, (paging) => listEvents(state, { search: eq.search, status: eq.status as (typeof EVENT_STATUSES)[number] | undefined }, paging));
+  const dq = tableQuery(query, DELIVERIES, DeliveryOutcomes);
+  const rawEvent = query.get(`${DELIVERIES}event`)?.slice(0, 100) || undefined;
+  const ofEvent = rawEvent !== undefined && state.events.has(rawEvent) ? rawEvent : undefined;
+  if (rawEvent !== undefined && ofEvent === undefined) dq.notes.push("That event is not among this merchant's: showing every delivery.");
+  if (ofEvent) dq.filtered = true;
+  const deliveries = pageOf(dq, (paging) =>
+    listDeliveries(state, { search: dq.search, status: dq.status as (typeof DeliveryOutcomes)[number] | undefined, event_id: ofEvent }, paging),
+  );
+  // Counted once for the page's events, in one pass over the deliveries.
+  const shown = new Set(events.items.map((e) => e.id));
+  const counts = new Map<string, number>();
+  for (const d of state.deliveries) if (shown.has(d.event_id)) counts.set(d.event_id, (counts.get(d.event_id) ?? 0) + 1);
+  return (
+    <div>
+      <h3>Events</h3>
+      <ListTable id="events-list" label="Events" caption="Newest first" head={["Event", "Type", "Transaction", "Status", "Attempts", "Deliveries", "Created", ""]} empty="No events yet."
+        query={eq} page={events} size={state.events.size} statuses={choices(EVENT_STATUSES)} searchLabel="Search event id, type or transaction">
+        {events.items.map((e) => {
+          const v = eventView(e);
+          const n = counts.get(v.id) ?? 0;
+          return (
+            <tr id={`event-${v.id}`} tabindex={-1} data-event-row={v.id}>
+              <td class="mono">{v.id}</td>
+              <td>{v.type}</td>
+              <td class="mono">{v.transaction_id}</td>
+              <td>{v.status}</td>
+              <td>{v.attempts}</td>
+              <td>
+                {n === 0 ? (
+                  "0"
+                ) : (
+                  <QueryLink prefix={DELIVERIES} set={{ event: v.id }} focus="deliveries-heading" href="#deliveries-heading" label={`${n} deliveries of ${v.id}`}>
+                    {String(n)}
+                  </QueryLink>
+                )}
+              </td>
+              <td>{when(v.created_at)}</td>
+              <td>{tenant.config.webhook_url ? <Action post={`/sandbox/v1/events/${v.id}/redeliver`} label="Redeliver" secondary /> : null}</td>
+            </tr>
+          );
+        })}
+      </ListTable>
+      <h3 id="deliveries-heading" tabindex={-1}>Webhook deliveries{ofEvent ? <> of <span class="mono">{ofEvent}</span></> : null}</h3>
+      {tenant.config.webhook_url ? (
+        <p class="muted">Delivered to <span class="mono">{tenant.config.webhook_url}</span></p>
+      ) : (
+        <p class="muted">No webhook URL set: events are logged but not delivered.</p>
+      )}
+      {ofEvent ? (
+        <p>
+          <QueryLink prefix={DELIVERIES} set={{}} focus="deliveries-heading" href="#deliveries-heading">Show every event's deliveries</QueryLink>
+        </p>
+      ) : null}
+      <ListTable id="deliveries-list" label="Webhook deliveries" caption="Newest first" head={["Sent", "Event", "Trigger", "Result", "Latency", "Fault", "Next retry", "Details"]} empty="No deliveries yet."
+        query={dq} page={deliveries} size={state.deliveries.length} statuses={choices(DeliveryOutcomes)} statusLabel="Outcome" searchLabel="Search event, type, trigger or error"
+        keep={ofEvent ? { event: ofEvent } : {}}>
+        {deliveries.items.map((d) => {
+          const v = deliveryView(d);
+          return (
+            <tr data-delivery={v.event_type} data-delivery-id={v.id} data-key={v.id}>
+              <td>{when(v.sent_at)}</td>
+              <td>
+                <QueryLink prefix="" set={{ q: v.event_id }} focus={`event-${v.event_id}`} href={`#event-${v.event_id}`} label={`Event ${v.event_id}`}>
+                  <span class="mono">{v.event_id}</span>
+                </QueryLink>
+                <div>{v.event_type}</div>
+              </td>
+              <td>{v.trigger}</td>
+              <td>{v.status_code !== null ? `HTTP ${v.status_code}` : v.error ?? v.outcome} ({v.outcome})</td>
+              <td>{v.latency_ms === null ? "—" : `${v.latency_ms} ms`}</td>
+              <td>{v.fault ?? ""}</td>
+              <td>{when(v.next_retry_at)}</td>
+              <td class="details-cell">
+                <details>
+                  <summary>Request and response</summary>
+                  <Payload id={`delivery-${v.id}-signature`} text={v.request_headers["x-webhook-signature"] ?? null} label="Signature" what={`signature of delivery ${v.id}`} />
+                  <Payload id={`delivery-${v.id}-body`} text={v.request_body} label="Body" what={`payload of delivery ${v.id}`} />
+                  <Payload id={`delivery-${v.id}-response`} text={v.response_excerpt ?? v.error} label="Response" what={`response to delivery ${v.id}`} />
+                </details>
+              </td>
+            </tr>
+          );
+        })}
+      </ListTable>
+    </div>
+  );
+}
