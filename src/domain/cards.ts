@@ -10,7 +10,7 @@ import { iso, type DomainContext } from "./context.js";
 import { MAX_BALANCE_MINOR, RATE_DECIMALS } from "./bounds.js";
 import { DomainError } from "./errors.js";
 import { post, type Posting } from "./ledger.js";
-import { toMajor, type Minor } from "./money.js";
+import { thousands, toMajor, type Minor } from "./money.js";
 import { cardFundFails, planKyc } from "./outcomes.js";
 import { makePan, maskPan, type CardBrand } from "./pan.js";
 import { cancelTimers, schedule } from "./timers.js";
@@ -141,7 +141,7 @@ export function fundCard(ctx: DomainContext, state: TenantState, id: number, amo
   ];
   if (fee > 0) postings.push({ kind: "card_funding_fee", amount: -usdToKobo(ctx, fee, "charge"), transaction_id, description: `Card ${card.card_id} funding fee USD ${toMajor(fee).toFixed(2)}` });
   if (card.balance + amount > MAX_BALANCE_MINOR) {
-    throw new DomainError("BALANCE_LIMIT_EXCEEDED", `Card ${card.card_id} would hold more than the sandbox's ceiling of USD ${toMajor(MAX_BALANCE_MINOR).toLocaleString("en-US")}; nothing was charged.`);
+    throw new DomainError("BALANCE_LIMIT_EXCEEDED", `Card ${card.card_id} would hold more than the sandbox's ceiling of USD ${thousands(toMajor(MAX_BALANCE_MINOR))}; nothing was charged.`);
   }
   post(state, ctx.now, postings);
   card.balance += amount;

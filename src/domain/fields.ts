@@ -4,7 +4,7 @@
  * the records of records.ts, whose own schemas carry the same bounds in minor units.
  */
 import { MAX_AMOUNT, MAX_URL_LENGTH } from "./bounds.js";
-import { hasAtMostTwoDecimals } from "./money.js";
+import { hasAtMostTwoDecimals, thousands } from "./money.js";
 import { z } from "./zod.js";
 
 /** A string of exactly `n` digits (BVN, NIN: 11; NUBAN: 10). */
@@ -15,8 +15,8 @@ export function amount(opts: { min?: number; max?: number; currency?: string } =
   const { min = 0, max = MAX_AMOUNT, currency = "Naira" } = opts;
   return z
     .number({ message: "Must be a number." })
-    .min(min, { message: `Must be at least ${min.toLocaleString("en-US")} ${currency}.` })
-    .max(max, { message: `Must be at most ${max.toLocaleString("en-US")} ${currency}.` })
+    .min(min, { message: `Must be at least ${thousands(min)} ${currency}.` })
+    .max(max, { message: `Must be at most ${thousands(max)} ${currency}.` })
     .refine(hasAtMostTwoDecimals, { message: "Must have at most two decimal places." });
 }
 

@@ -7,7 +7,7 @@
 import { MAX_BALANCE_MINOR } from "./bounds.js";
 import { DomainError } from "./errors.js";
 import type { Minor } from "./money.js";
-import { toMajor } from "./money.js";
+import { thousands, toMajor } from "./money.js";
 import type { LedgerEntry, LedgerKind } from "./records.js";
 import type { TenantState } from "./state.js";
 
@@ -47,7 +47,7 @@ function assertCanPost(state: TenantState, postings: Posting[]): void {
   if (balance + total > MAX_BALANCE_MINOR) {
     throw new DomainError(
       "BALANCE_LIMIT_EXCEEDED",
-      `This credit would take the wallet past the sandbox's ceiling of NGN ${toMajor(MAX_BALANCE_MINOR).toLocaleString("en-US")}; nothing was credited.`,
+      `This credit would take the wallet past the sandbox's ceiling of NGN ${thousands(toMajor(MAX_BALANCE_MINOR))}; nothing was credited.`,
     );
   }
 }

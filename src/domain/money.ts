@@ -22,3 +22,15 @@ export function hasAtMostTwoDecimals(major: number): boolean {
   return Number.isFinite(major) && Math.round(major * 100) / 100 === major;
 }
 
+
+/**
+ * `n` as `n.toLocaleString("en-US")` writes it (1,000,000.5; up to three decimals), for numbers below
+ * 1e21. Written out because schema messages and docs format bounds at module load, and the first
+ * toLocaleString call initialises ICU's number formatting: 10-70 ms of every cold start.
+ */
+export function thousands(n: number): string {
+  const rounded = Math.round(Math.abs(n) * 1000) / 1000;
+  const [whole = "0", fraction] = String(rounded).split(".");
+  const grouped = whole.replace(/\B(?=(\d{3})+$)/g, ",");
+  return `${n < 0 && rounded !== 0 ? "-" : ""}${grouped}${fraction ? `.${fraction}` : ""}`;
+}

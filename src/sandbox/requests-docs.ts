@@ -8,6 +8,7 @@ import { errorExample, invalidExample, type Examples } from "../http/openapi.js"
 import { AT, DEMO, DEMO_PROCESSING_PAYOUT } from "../http/demo-examples.js";
 import { MAX_PER_PAGE } from "../http/paging.js";
 import { DEFAULT_REQUEST_LOG_SIZE, LOGGED_BODY_BYTES, MAX_REQUEST_LOG_SIZE } from "../domain/request-log.js";
+import { thousands } from "../domain/money.js";
 
 /** The demo merchant's sample activity as its log holds it: seq, operationId, path, status, objects touched. */
 const DEMO_LOG = [
@@ -74,7 +75,7 @@ What is never logged: the \`X-Api-Secret\` header (and \`Authorization\`, \`Cook
 is masked (its first 8 characters and last 4). A request refused for its credentials proves no merchant, so no
 merchant's log holds it. Control routes (\`/sandbox/v1\`) are not logged.
 
-Bounds: the newest ${DEFAULT_REQUEST_LOG_SIZE} requests per merchant (\`--request-log\`, up to ${MAX_REQUEST_LOG_SIZE.toLocaleString("en-US")}; 0 turns the
+Bounds: the newest ${DEFAULT_REQUEST_LOG_SIZE} requests per merchant (\`--request-log\`, up to ${thousands(MAX_REQUEST_LOG_SIZE)}; 0 turns the
 log off) and 2 MB of bodies, each body kept up to ${LOGGED_BODY_BYTES / 1024} KB (\`request_body_truncated\`,
 \`response_body_truncated\`). The log is traffic, not state: it is never in a snapshot or a \`--data\` file, it stays
 through POST /sandbox/v1/reset and PUT /sandbox/v1/snapshot, and a restart empties it. \`log\` tells whether it is on

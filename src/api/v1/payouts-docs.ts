@@ -7,9 +7,9 @@ import { AFTER_COMMIT, errorExample, invalidExample, type Examples } from "../..
 import { DEMO_PROCESSING_PAYOUT } from "../../http/demo-examples.js";
 import { accountHolderName } from "../../domain/names.js";
 import { DEFAULT_LIMITS, PAYOUT_FEE_CAP, PAYOUT_FEE_PERCENT } from "../../domain/limits.js";
-import { toMajor } from "../../domain/money.js";
+import { thousands, toMajor } from "../../domain/money.js";
 
-const naira = (n: number) => n.toLocaleString("en-US");
+const naira = thousands;
 const L = DEFAULT_LIMITS;
 const AT = "2026-03-02T09:00:00.000Z";
 

@@ -6,8 +6,9 @@
  */
 import { invalidExample, errorExample, type Examples } from "../../http/openapi.js";
 import { AIRTIME_AMOUNT, ELECTRICITY_AMOUNT, EXAM_QUANTITY } from "../../domain/limits.js";
+import { thousands } from "../../domain/money.js";
 
-const naira = (n: number) => n.toLocaleString("en-US");
+const naira = thousands;
 
 // ---- Descriptions ----------------------------------------------------------------------------------
 
