@@ -1,0 +1,135 @@
+// What bench/run.mjs measures with: servers in their own process groups, the load tool, the server's
+// CPU time and memory from /proc, and the statistics quoted in RESULTS.md.
+import { spawn, execFileSync } from "node:child_process";
+import { readdirSync, readFileSync } from "node:fs";
+import autocannon from "autocannon";
+
+export const log = (...a) => console.log(...a);
+
+// ---- statistics -------------------------------------------------------------------------------------
+
+/** The `p` quantile (0..1) of `xs`, linearly interpolated. */
+export function quantile(xs, p) {
+  const s = [...xs].sort((a, b) => a - b);
+  if (s.length === 0) return NaN;
+  const at = (s.length - 1) * p;
+  const lo = Math.floor(at);
+  return s[lo] + (s[Math.min(lo + 1, s.length - 1)] - s[lo]) * (at - lo);
+}
+export const median = (xs) => quantile(xs, 0.5);
+/** Median and quartiles of `xs`. */
+export const spread = (xs) => ({ median: median(xs), q1: quantile(xs, 0.25), q3: quantile(xs, 0.75), n: xs.length });
+/** `xs` rotated left by `by`: round r of a run starts with a different contender. */
+export const rotate = (xs, by) => xs.map((_, i) => xs[(i + by) % xs.length]);
+
+// ---- processes --------------------------------------------------------------------------------------
+
+/**
+ * Spawns a server detached: its own process group, so wrappers (the wiremock bin starts java, the
+ * Prism and Mockoon bins may fork) are killed with it and their CPU time counted with it.
+ */
+export function spawnServer(cmd, args, { cwd, env = {} } = {}) {
+  const child = spawn(cmd, args, { cwd, detached: true, stdio: ["ignore", "ignore", "pipe"], env: { ...process.env, ...env } });
+  let stderr = "";
+  child.stderr.on("data", (d) => (stderr = (stderr + d).slice(-2000)));
+  return {
+    child,
+    pid: child.pid,
+    stderr: () => stderr,
+    stop: () =>
+      new Promise((resolve) => {
+        if (child.exitCode !== null || child.signalCode !== null) return resolve();
+        child.once("exit", () => resolve());
+        try {
+          process.kill(-child.pid, "SIGKILL");
+        } catch {
+          resolve();
+        }
+      }),
+  };
+}
+
+export async function waitOk(url, headers = {}, timeoutMs = 60_000) {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    try {
+      const res = await fetch(url, { headers });
+      await res.arrayBuffer();
+      if (res.status === 200) return;
+    } catch {}
+    if (Date.now() > deadline) throw new Error(`no 200 from ${url} within ${timeoutMs} ms`);
+    await new Promise((r) => setTimeout(r, 2));
+  }
+}
+
+const TICKS_PER_SECOND = (() => {
+  try {
+    return Number(execFileSync("getconf", ["CLK_TCK"], { encoding: "utf8" }).trim()) || 100;
+  } catch {
+    return 100;
+  }
+})();
+
+/**
+ * CPU seconds (user + system) used so far by every live process of the process group `pgid`, from
+ * /proc/<pid>/stat (fields 5 pgrp, 14 utime, 15 stime, in clock ticks). Linux only; NaN elsewhere.
+ */
+export function cpuSeconds(pgid) {
+  let ticks = 0;
+  let entries;
+  try {
+    entries = readdirSync("/proc");
+  } catch {
+    return NaN;
+  }
+  for (const name of entries) {
+    if (!/^\d+$/.test(name)) continue;
+    let stat;
+    try {
+      stat = readFileSync(`/proc/${name}/stat`, "utf8");
+    } catch {
+      continue; // gone meanwhile
+    }
+    // The command name (field 2) may hold spaces and parentheses: fields are counted after its last ")".
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    if (Number(fields[2]) === pgid) ticks += Number(fields[11]) + Number(fields[12]);
+  }
+  return ticks / TICKS_PER_SECOND;
+}
+
+/** Resident set size of process `pid` in bytes, from /proc/<pid>/status; NaN where /proc is missing. */
+export function rssBytes(pid) {
+  try {
+    const kb = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1];
+    return kb === undefined ? NaN : Number(kb) * 1024;
+  } catch {
+    return NaN;
+  }
+}
+
+// ---- load -------------------------------------------------------------------------------------------
+
+export function cannon(opts) {
+  return new Promise((resolve, reject) => {
+    autocannon({ connections: 20, ...opts }, (err, result) => (err ? reject(err) : resolve(result)));
+  });
+}
+
+/**
+ * One burst of `seconds` against `request` on `server`: requests per second, p99 latency, and the
+ * server's CPU time per request (its process group's utime + stime over the burst, divided by the
+ * requests it answered), a figure the other load on a shared machine moves far less than req/s.
+ */
+export async function burst(server, request, seconds) {
+  const cpuBefore = cpuSeconds(server.pid);
+  const r = await cannon({ ...request, duration: seconds });
+  const cpu = cpuSeconds(server.pid) - cpuBefore;
+  const answered = r.requests.total;
+  return {
+    rps: answered / (r.duration || seconds),
+    p99: r.latency.p99,
+    non2xx: r.non2xx,
+    errors: r.errors,
+    cpuUsPerRequest: answered > 0 ? (cpu * 1e6) / answered : NaN,
+  };
+}
