@@ -9,7 +9,6 @@
 import { OpenAPIHono } from "@hono/zod-openapi";
 import type { MiddlewareHandler } from "hono";
 import { bodyLimit } from "hono/body-limit";
-import { requestId } from "hono/request-id";
 import { checkoutRoutes } from "./api/v1/checkout.js";
 import { payoutRoutes } from "./api/v1/payouts.js";
 import { virtualAccountRoutes } from "./api/v1/virtual-accounts.js";
@@ -25,7 +24,7 @@ import { registerWebhooks } from "./http/openapi-webhooks.js";
 import { jsonDepth, perIpQuota } from "./http/quotas.js";
 import { applyResponseFaults, decideResponseFault, operationLookup } from "./http/response-faults.js";
 import { logRequests, markRequest } from "./http/request-log.js";
-import { securityHeaders } from "./http/security-headers.js";
+import { responseHeaders } from "./http/response-headers.js";
 import { validationHook } from "./http/validation.js";
 import { checkoutPages } from "./pages/checkout-routes.js";
 import { dashboardRoutes } from "./pages/dashboard.js";
@@ -82,8 +81,7 @@ export function createApp(options: AppOptions) {
   const { driver, dispatcher, signal: stopping } = options.runtime ?? createRuntime();
   const app = new OpenAPIHono<AppEnv>({ defaultHook: validationHook as never });
 
-  app.use("*", requestId());
-  app.use("*", securityHeaders()); // nosniff and a deny-all CSP; page routes set their own CSP
+  app.use("*", responseHeaders()); // request id, nosniff and a deny-all CSP; page routes set their own CSP
   const operationOf = operationLookup(() => app.openAPIRegistry.definitions);
   // Outermost for the API: the log records the final answer (after a fault), the whole latency, and the
   // refusals of the body limit below.
