@@ -22,11 +22,34 @@ export function secretsEqual(given: string, expected: string): boolean {
 /** Compared against when the key is unknown, so both paths do the same work. */
 const DECOY_SECRET = "sk_test_decoy_never_matches_anything";
 
-/** The merchant whose key and secret these are, or undefined; the same work whether the key is known or not. */
+/** How many verified key+secret pairs each registry remembers; the oldest is forgotten first. */
+const VERIFIED_PAIRS = 10_000;
+const verifiedPairs = new WeakMap<Registry, Map<string, { tenant: Tenant; secret: string }>>();
+
+/**
+ * The merchant whose key and secret these are, or undefined; the same work whether the key is known or not.
+ *
+ * Speed dictated the cache (issue 17: the two digests were a sixth of an authenticated GET): a pair that
+ * verified once is found again by one Map lookup on key and secret together, which costs the same for a
+ * right secret and a wrong one. Only verified pairs are kept, and each hit is checked against the registry
+ * (the same merchant under that key, with that secret), so a deleted merchant or a new secret is refused
+ * at once. Every miss, including every wrong secret, takes the constant-time path with its decoy.
+ */
 export function merchantOf(registry: Registry, apiKey: string, apiSecret: string): Tenant | undefined {
+  let pairs = verifiedPairs.get(registry);
+  if (!pairs) verifiedPairs.set(registry, (pairs = new Map()));
+  const pair = `${apiKey}\n${apiSecret}`;
+  const hit = pairs.get(pair);
+  if (hit) {
+    if (registry.findByApiKey(apiKey) === hit.tenant && hit.tenant.config.api_secret === hit.secret) return hit.tenant;
+    pairs.delete(pair);
+  }
   const tenant = registry.findByApiKey(apiKey);
   const matches = secretsEqual(apiSecret, tenant?.config.api_secret ?? DECOY_SECRET);
-  return tenant && matches ? tenant : undefined;
+  if (!tenant || !matches) return undefined;
+  if (pairs.size >= VERIFIED_PAIRS) pairs.delete(pairs.keys().next().value!);
+  pairs.set(pair, { tenant, secret: tenant.config.api_secret });
+  return tenant;
 }
 
 /**
