@@ -18,10 +18,10 @@ import { walletRoutes } from "./api/v1/wallet.js";
 import { requireMerchant } from "./http/auth.js";
 import type { AppEnv } from "./http/env.js";
 import { ApiError, notFound, onError } from "./http/errors.js";
-import { jsonOnly } from "./http/json-only.js";
+import { jsonBodies } from "./http/json-only.js";
 import { openApiDocument } from "./http/openapi-document.js";
 import { registerWebhooks } from "./http/openapi-webhooks.js";
-import { jsonDepth, perIpQuota } from "./http/quotas.js";
+import { perIpQuota } from "./http/quotas.js";
 import { applyResponseFaults, decideResponseFault, operationLookup } from "./http/response-faults.js";
 import { logRequests, markRequest } from "./http/request-log.js";
 import { responseHeaders } from "./http/response-headers.js";
@@ -116,11 +116,11 @@ export function createApp(options: AppOptions) {
     if (c.req.method === "GET" || c.req.method === "HEAD") return next();
     return c.req.path === "/sandbox/v1/snapshot" ? snapshotLimit(c, next) : defaultLimit(c, next);
   });
-  app.use("/api/v1/*", jsonOnly(), jsonDepth());
+  app.use("/api/v1/*", jsonBodies());
   app.use("/api/v1/*", requireMerchant({ registry, trustProxy, accountRules: true }));
   // Outside the save below: an answer is held back, cut or replaced only once its change is saved.
   app.use("/api/v1/*", applyResponseFaults(stopping));
-  app.use("/sandbox/v1/*", jsonOnly(), jsonDepth());
+  app.use("/sandbox/v1/*", jsonBodies());
   // Sign-up and scenario loading are the open control routes (they are how a test gets its keys), so
   // each has a quota per client IP; every other control route needs the merchant's keys.
   const quotas = options.quotas ?? { signupsPerMinute: 0, scenarioLoadsPerMinute: 0 };
@@ -139,11 +139,11 @@ export function createApp(options: AppOptions) {
   // (never waited for): no receiver hears of a change the sandbox could not keep. Then the wake-up
   // for the next timer is re-armed.
   const clockSync: MiddlewareHandler<AppEnv> = async (c, next) => {
-    const tenant = c.var.tenant;
-    if (tenant) await driver.catchUp(tenant);
+    const tenant = c.get("tenant");
+    if (tenant && driver.due(tenant)) await driver.catchUp(tenant);
     await next();
     if (!tenant || registry.get(tenant.id) !== tenant) return; // no tenant, or it was just deleted
-    if ((c.req.method !== "GET" && c.req.method !== "HEAD") || c.var.stateChanged) {
+    if ((c.req.method !== "GET" && c.req.method !== "HEAD") || c.get("stateChanged")) {
       await options.persist?.(tenant);
       void dispatcher.drain(tenant);
     } else if (tenant.state.outbox.length > 0) {

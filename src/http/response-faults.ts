@@ -53,12 +53,12 @@ function scalarFields(body: unknown): Record<string, unknown> {
 export const decideResponseFault = (operationOf: OperationOf): MiddlewareHandler<AppEnv> =>
   async function decideResponseFault(c, next) {
     await next();
-    if (c.req.method !== "POST" || c.res.status >= 300 || !c.var.tenant) return;
+    if (c.req.method !== "POST" || c.res.status >= 300 || !c.get("tenant")) return;
     const operation = operationOf(c);
     if (!operation) return;
     // After next() the request is at its route's handler, so param() names the route's own parameters.
     const body = (c.req as unknown as { valid(target: "json"): unknown }).valid("json");
-    const tenant = c.var.tenant;
+    const tenant = c.get("tenant");
     const fault = planResponseFault(contextOf(tenant), tenant.state, { ...c.req.param(), ...scalarFields(body), operation });
     if (fault) c.set("responseFault", fault);
   };
@@ -97,7 +97,7 @@ function resetConnection(c: Context<AppEnv>): never {
 export const applyResponseFaults = (stopping: AbortSignal): MiddlewareHandler<AppEnv> =>
   async function applyResponseFaults(c, next) {
     await next();
-    const fault = c.var.responseFault;
+    const fault = c.get("responseFault");
     const wait = fault?.delay_ms ?? (c.error instanceof DomainError ? c.error.details.wait_ms : undefined) ?? 0;
     if (!fault && wait === 0) return;
     if (wait > 0 || stopping.aborted) {
