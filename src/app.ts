@@ -19,6 +19,7 @@ import { requireMerchant } from "./http/auth.js";
 import type { AppEnv } from "./http/env.js";
 import { ApiError, notFound, onError } from "./http/errors.js";
 import { jsonBodies } from "./http/json-only.js";
+import { MemoRouter } from "./http/memo-router.js";
 import { openApiDocument } from "./http/openapi-document.js";
 import { registerWebhooks } from "./http/openapi-webhooks.js";
 import { perIpQuota } from "./http/quotas.js";
@@ -79,7 +80,7 @@ export const SNAPSHOT_LIMIT_BYTES = 5 * 1024 * 1024;
 export function createApp(options: AppOptions) {
   const { registry, trustProxy = false, publicUrl } = options;
   const { driver, dispatcher, signal: stopping } = options.runtime ?? createRuntime();
-  const app = new OpenAPIHono<AppEnv>({ defaultHook: validationHook as never });
+  const app = new OpenAPIHono<AppEnv>({ defaultHook: validationHook as never, router: new MemoRouter() });
 
   app.use("*", responseHeaders()); // request id, nosniff and a deny-all CSP; page routes set their own CSP
   const operationOf = operationLookup(() => app.openAPIRegistry.definitions);
