@@ -4,7 +4,7 @@
  * allowlist and its general per-minute limit (on the wall clock). Sets `c.var.tenant`, and nothing else ever does.
  */
 import { createHash, timingSafeEqual } from "node:crypto";
-import type { MiddlewareHandler } from "hono";
+import type { Context, MiddlewareHandler } from "hono";
 import { admit } from "../domain/attempt-caps.js";
 import { MINUTE } from "../domain/limits.js";
 import type { Registry } from "../engine/registry.js";
@@ -56,27 +56,38 @@ export function merchantOf(registry: Registry, apiKey: string, apiSecret: string
  * `accountRules: false` (the control API) checks the credentials only: a merchant's own allowlist or
  * request cap must never lock it out of the levers that change them.
  */
-export const requireMerchant = (opts: { registry: Registry; trustProxy: boolean; accountRules: boolean }): MiddlewareHandler<AppEnv> =>
+export const requireMerchant = (opts: AuthOptions): MiddlewareHandler<AppEnv> =>
   async function requireMerchant(c, next) {
-    const apiKey = c.req.header("x-api-key");
-    const apiSecret = c.req.header("x-api-secret");
-    if (!apiKey || !apiSecret) {
-      throw new ApiError("MISSING_CREDENTIALS", "Send both X-Api-Key and X-Api-Secret headers.");
-    }
-    const tenant = merchantOf(opts.registry, apiKey, apiSecret);
-    if (!tenant) {
-      throw new ApiError("INVALID_CREDENTIALS", "The API key and secret do not match an active account.");
-    }
-    const ip = resolveClientIp(c, opts.trustProxy);
-    c.set("clientIp", ip);
-    c.set("tenant", tenant);
-    if (!opts.accountRules) return next();
-    const { ip_allowlist, limits } = tenant.config;
-    if (ip_allowlist.length > 0 && !ip_allowlist.includes(ip)) {
-      throw new ApiError("IP_NOT_WHITELISTED", `Requests from ${ip} are not allowed for this account.`);
-    }
-    // Wall-clock time, whatever the merchant's clock: a cap on a manual clock would never free up by waiting.
-    admit(tenant.requestTimes, opts.registry.wall(), MINUTE, limits.requests_per_minute, "RATE_LIMITED",
-      `Too many requests: at most ${limits.requests_per_minute} per minute for this account.`);
+    authenticate(c, opts);
     await next();
   };
+
+export interface AuthOptions {
+  registry: Registry;
+  trustProxy: boolean;
+  accountRules: boolean;
+}
+
+/** The checks of requireMerchant, for a pipeline that runs its stages in one frame: throws, or sets the tenant. */
+export function authenticate(c: Context<AppEnv>, opts: AuthOptions): void {
+  const apiKey = c.req.header("x-api-key");
+  const apiSecret = c.req.header("x-api-secret");
+  if (!apiKey || !apiSecret) {
+    throw new ApiError("MISSING_CREDENTIALS", "Send both X-Api-Key and X-Api-Secret headers.");
+  }
+  const tenant = merchantOf(opts.registry, apiKey, apiSecret);
+  if (!tenant) {
+    throw new ApiError("INVALID_CREDENTIALS", "The API key and secret do not match an active account.");
+  }
+  const ip = resolveClientIp(c, opts.trustProxy);
+  c.set("clientIp", ip);
+  c.set("tenant", tenant);
+  if (!opts.accountRules) return;
+  const { ip_allowlist, limits } = tenant.config;
+  if (ip_allowlist.length > 0 && !ip_allowlist.includes(ip)) {
+    throw new ApiError("IP_NOT_WHITELISTED", `Requests from ${ip} are not allowed for this account.`);
+  }
+  // Wall-clock time, whatever the merchant's clock: a cap on a manual clock would never free up by waiting.
+  admit(tenant.requestTimes, opts.registry.wall(), MINUTE, limits.requests_per_minute, "RATE_LIMITED",
+    `Too many requests: at most ${limits.requests_per_minute} per minute for this account.`);
+}

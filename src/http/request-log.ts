@@ -1,14 +1,14 @@
 /**
- * Fills each merchant's request log (domain/request-log.ts) with its /api/v1 requests. Two small
- * middlewares, like response-faults.ts:
+ * Fills each merchant's request log (domain/request-log.ts) with its /api/v1 requests. Two parts, like
+ * response-faults.ts:
  *
  * - `logRequests` is the outermost: it times the request, and once the answer is final (a fault
  *   applied, or the connection reset on purpose) records it, with its bodies, for the merchant the
  *   credentials proved, even when it was refused before they were checked (a body too large, not JSON).
  *   A request refused for its credentials proves no merchant and is not logged.
- * - `markRequest` sits inside the clock's catch-up, right around the handler: the merchant-clock time
- *   the request was served at, and the webhook events the handler itself caused (not those of timers
- *   that came due first).
+ * - `markRequest`, a stage of the API's pipeline (app.ts), inside the clock's catch-up right around the
+ *   handler: the merchant-clock time the request was served at, and the webhook events the handler
+ *   itself caused (not those of timers that came due first).
  *
  * The secret is never kept and the key is masked; bodies are cut at LOGGED_BODY_BYTES.
  *
@@ -210,13 +210,17 @@ function touched(c: Context<AppEnv>, operation: string | null, status: number | 
   return objects.length === 0 ? NO_OBJECTS : objects;
 }
 
-/** Inside the catch-up: when the handler ran on the merchant's clock, and which events it caused. */
-export const markRequest: MiddlewareHandler<AppEnv> = async function markRequest(c, next) {
+/**
+ * Inside the catch-up, right before the handler: when it ran on the merchant's clock; the function it
+ * returns, called right after the handler, notes which events the handler caused.
+ */
+export function markRequest(c: Context<AppEnv>): (() => void) | undefined {
   const tenant = c.get("tenant");
-  if (!tenant?.requestLog.enabled) return next();
+  if (!tenant?.requestLog.enabled) return undefined;
   const before = tenant.state.outbox.length;
   const mark = { at: tenant.clock.now(), events: NO_EVENTS };
   (c as Marked)[MARK] = mark;
-  await next();
-  if (tenant.state.outbox.length > before) mark.events = tenant.state.outbox.slice(before);
-};
+  return () => {
+    if (tenant.state.outbox.length > before) mark.events = tenant.state.outbox.slice(before);
+  };
+}
