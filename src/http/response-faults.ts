@@ -46,8 +46,14 @@ export function operationLookup(definitions: () => ReadonlyArray<{ type: string;
 
 /** A request body's own scalar fields, for rules to match beside the path parameters (nested values are not compared). */
 function scalarFields(body: unknown): Record<string, unknown> {
-  if (body === null || typeof body !== "object" || Array.isArray(body)) return {};
-  return Object.fromEntries(Object.entries(body).filter(([, v]) => v === null || ["string", "number", "boolean"].includes(typeof v)));
+  const fields: Record<string, unknown> = Object.create(null); // a body's "__proto__" key stays a field
+  if (body === null || typeof body !== "object" || Array.isArray(body)) return fields;
+  // A plain loop: this runs on every POST (issue 17), and entries/filter/fromEntries made three arrays.
+  for (const [key, value] of Object.entries(body as object)) {
+    const type = typeof value;
+    if (value === null || type === "string" || type === "number" || type === "boolean") fields[key] = value;
+  }
+  return fields;
 }
 
 /**
