@@ -7,25 +7,25 @@
  * one envelope in http/errors.ts.
  */
 import { OpenAPIHono } from "@hono/zod-openapi";
-import type { MiddlewareHandler } from "hono";
+import type { Context, MiddlewareHandler } from "hono";
 import { bodyLimit } from "hono/body-limit";
-import { requestId } from "hono/request-id";
 import { checkoutRoutes } from "./api/v1/checkout.js";
 import { payoutRoutes } from "./api/v1/payouts.js";
 import { virtualAccountRoutes } from "./api/v1/virtual-accounts.js";
 import { virtualCardRoutes } from "./api/v1/virtual-cards.js";
 import { vtuRoutes } from "./api/v1/vtu.js";
 import { walletRoutes } from "./api/v1/wallet.js";
-import { requireMerchant } from "./http/auth.js";
+import { authenticate, requireMerchant } from "./http/auth.js";
 import type { AppEnv } from "./http/env.js";
-import { ApiError, notFound, onError } from "./http/errors.js";
-import { jsonOnly } from "./http/json-only.js";
+import { answerError, ApiError, notFound, onError } from "./http/errors.js";
+import { checkJsonBody, jsonBodies } from "./http/json-only.js";
+import { MemoRouter } from "./http/memo-router.js";
 import { openApiDocument } from "./http/openapi-document.js";
 import { registerWebhooks } from "./http/openapi-webhooks.js";
-import { jsonDepth, perIpQuota } from "./http/quotas.js";
-import { applyResponseFaults, decideResponseFault, operationLookup } from "./http/response-faults.js";
+import { perIpQuota } from "./http/quotas.js";
+import { applyResponseFault, decideResponseFault, operationLookup } from "./http/response-faults.js";
 import { logRequests, markRequest } from "./http/request-log.js";
-import { securityHeaders } from "./http/security-headers.js";
+import { responseHeaders } from "./http/response-headers.js";
 import { validationHook } from "./http/validation.js";
 import { checkoutPages } from "./pages/checkout-routes.js";
 import { dashboardRoutes } from "./pages/dashboard.js";
@@ -80,10 +80,9 @@ export const SNAPSHOT_LIMIT_BYTES = 5 * 1024 * 1024;
 export function createApp(options: AppOptions) {
   const { registry, trustProxy = false, publicUrl } = options;
   const { driver, dispatcher, signal: stopping } = options.runtime ?? createRuntime();
-  const app = new OpenAPIHono<AppEnv>({ defaultHook: validationHook as never });
+  const app = new OpenAPIHono<AppEnv>({ defaultHook: validationHook as never, router: new MemoRouter() });
 
-  app.use("*", requestId());
-  app.use("*", securityHeaders()); // nosniff and a deny-all CSP; page routes set their own CSP
+  app.use("*", responseHeaders()); // request id, nosniff and a deny-all CSP; page routes set their own CSP
   const operationOf = operationLookup(() => app.openAPIRegistry.definitions);
   // Outermost for the API: the log records the final answer (after a fault), the whole latency, and the
   // refusals of the body limit below.
@@ -118,11 +117,7 @@ export function createApp(options: AppOptions) {
     if (c.req.method === "GET" || c.req.method === "HEAD") return next();
     return c.req.path === "/sandbox/v1/snapshot" ? snapshotLimit(c, next) : defaultLimit(c, next);
   });
-  app.use("/api/v1/*", jsonOnly(), jsonDepth());
-  app.use("/api/v1/*", requireMerchant({ registry, trustProxy, accountRules: true }));
-  // Outside the save below: an answer is held back, cut or replaced only once its change is saved.
-  app.use("/api/v1/*", applyResponseFaults(stopping));
-  app.use("/sandbox/v1/*", jsonOnly(), jsonDepth());
+  app.use("/sandbox/v1/*", jsonBodies());
   // Sign-up and scenario loading are the open control routes (they are how a test gets its keys), so
   // each has a quota per client IP; every other control route needs the merchant's keys.
   const quotas = options.quotas ?? { signupsPerMinute: 0, scenarioLoadsPerMinute: 0 };
@@ -136,36 +131,62 @@ export function createApp(options: AppOptions) {
     return quota ? quota(c, next) : sandboxAuth(c, next);
   });
 
-  // Realtime merchants first catch up on timers already due. Afterwards: the change is saved (with
-  // --data; a failed save undoes it and answers 503), and only then do the webhooks it caused start
-  // (never waited for): no receiver hears of a change the sandbox could not keep. Then the wake-up
-  // for the next timer is re-armed.
-  const clockSync: MiddlewareHandler<AppEnv> = async (c, next) => {
-    const tenant = c.var.tenant;
-    if (tenant) await driver.catchUp(tenant);
-    await next();
-    if (!tenant || registry.get(tenant.id) !== tenant) return; // no tenant, or it was just deleted
-    if ((c.req.method !== "GET" && c.req.method !== "HEAD") || c.var.stateChanged) {
-      await options.persist?.(tenant);
-      void dispatcher.drain(tenant);
-    } else if (tenant.state.outbox.length > 0) {
-      // A read whose catch-up emitted events: save and deliver them without holding up the reply.
-      void driver.commitAndDeliver(tenant).catch(() => undefined); // a failed save is logged and undone by the store
-    }
-    driver.arm(tenant);
-  };
-  app.use("/api/v1/*", clockSync);
-  app.use("/sandbox/v1/*", clockSync);
-  // Inside the save: what happens to a money-moving answer is decided with the change, so the rule's use is saved too.
-  app.use("/api/v1/*", decideResponseFault(operationOf));
-  app.use("/api/v1/*", markRequest);
-
   // After a change made outside the merchant-scoped pipeline (scenario loads, page actions): saved first.
   const afterChange = async (t: Tenant) => {
     await options.persist?.(t);
     void dispatcher.drain(t);
     driver.arm(t);
   };
+
+  // Realtime merchants first catch up on timers already due. Afterwards: the change is saved (with
+  // --data; a failed save undoes it and answers 503), and only then do the webhooks it caused start
+  // (never waited for): no receiver hears of a change the sandbox could not keep. Then the wake-up
+  // for the next timer is re-armed. Nothing to wait for after a plain read: no promise for it.
+  const afterRequest = (c: Context<AppEnv>, tenant: Tenant | undefined): Promise<void> | undefined => {
+    if (!tenant || registry.get(tenant.id) !== tenant) return undefined; // no tenant, or it was just deleted
+    if ((c.req.method !== "GET" && c.req.method !== "HEAD") || c.get("stateChanged")) return afterChange(tenant);
+    // A read whose catch-up emitted events: save and deliver them without holding up the reply.
+    if (tenant.state.outbox.length > 0) void driver.commitAndDeliver(tenant).catch(() => undefined); // a failed save is logged and undone by the store
+    driver.arm(tenant);
+    return undefined;
+  };
+  app.use("/sandbox/v1/*", async function clockSync(c, next) {
+    const tenant = c.get("tenant");
+    if (tenant && driver.due(tenant)) await driver.catchUp(tenant);
+    await next();
+    await afterRequest(c, tenant);
+  });
+
+  // The API's stages in one frame, in the order of this file's header (issue 17: every middleware frame
+  // costs each request a promise and a dispatch, and the API had six). A stage's error is answered where it
+  // happens, as hono does between middlewares, and the stages around it still run: an answer is held
+  // back, cut or replaced (applyResponseFault) only once its change is saved (afterRequest), and what
+  // happens to a money-moving answer is decided with the change (decideResponseFault), so the rule's use
+  // is saved too.
+  const apiAuth = { registry, trustProxy, accountRules: true };
+  app.use("/api/v1/*", async function apiPipeline(c, next) {
+    const reading = checkJsonBody(c);
+    if (reading) await reading;
+    authenticate(c, apiAuth);
+    const tenant = c.get("tenant");
+    try {
+      if (driver.due(tenant)) await driver.catchUp(tenant);
+      const marked = markRequest(c);
+      await next();
+      marked?.();
+      try {
+        decideResponseFault(c, operationOf);
+      } catch (err) {
+        await answerError(c, err);
+      }
+      const saving = afterRequest(c, tenant);
+      if (saving) await saving;
+    } catch (err) {
+      await answerError(c, err);
+    }
+    const faulting = applyResponseFault(c, stopping);
+    if (faulting) await faulting;
+  });
 
   app.route("/api/v1/wallet", walletRoutes());
   app.route("/api/v1", virtualAccountRoutes());

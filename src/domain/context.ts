@@ -39,5 +39,15 @@ export interface DomainContext {
   claim(kind: ClaimKind, value: string): boolean;
 }
 
-export const iso = (ms: number): string => new Date(ms).toISOString();
+// One remembered answer (issue 17): the same instants come back request after request (a wallet's last
+// movement, a record's creation), and toISOString was a visible share of a GET. Invisible from outside.
+let lastMs = Number.NaN;
+let lastIso = "";
+export const iso = (ms: number): string => {
+  if (ms !== lastMs) {
+    lastIso = new Date(ms).toISOString();
+    lastMs = ms;
+  }
+  return lastIso;
+};
 export const isoOrNull = (ms: number | null): string | null => (ms === null ? null : iso(ms));

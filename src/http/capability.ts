@@ -14,7 +14,7 @@ const LABEL: Record<Capability, string> = {
 /** Refuses every endpoint of a capability the merchant does not have. Payouts use their own code. */
 export const requireCapability = (capability: Capability): MiddlewareHandler<AppEnv> =>
   async function requireCapability(c, next) {
-    if (!c.var.tenant.config.capabilities[capability]) {
+    if (!c.get("tenant").config.capabilities[capability]) {
       const code = capability === "payouts" ? "PAYOUT_DISABLED" : "SERVICE_NOT_ENABLED";
       throw new ApiError(code, `${LABEL[capability]} is not enabled on this account.`);
     }

@@ -128,3 +128,13 @@ export const onError: ErrorHandler = (err, c) => {
 
 export const notFound: NotFoundHandler = (c) =>
   errorResponse(c, "NOT_FOUND", `No route for ${c.req.method} ${c.req.path}.`);
+
+/**
+ * Answers an error as hono does between two middlewares (the error kept on the context, its answer the
+ * response), for the API's pipeline, which runs its stages in one frame (app.ts).
+ */
+export async function answerError(c: Context, err: unknown): Promise<void> {
+  if (!(err instanceof Error)) throw err;
+  c.error = err;
+  c.res = await onError(err, c);
+}

@@ -1,11 +1,9 @@
 /**
  * Bounds on work anyone can ask for: the open routes (sign-up, scenario loads) take at most N
- * requests per client IP per rolling minute, on the wall clock (they belong to no merchant clock),
- * and JSON bodies may nest only so deep.
+ * requests per client IP per rolling minute, on the wall clock (they belong to no merchant clock).
+ * (JSON bodies may nest only so deep: json-only.ts.)
  */
 import type { MiddlewareHandler } from "hono";
-import { MAX_JSON_DEPTH } from "../domain/bounds.js";
-import { nestsDeeperThan } from "../domain/json-depth.js";
 import { resolveClientIp } from "./client-ip.js";
 import type { AppEnv } from "./env.js";
 import { ApiError } from "./errors.js";
@@ -32,24 +30,6 @@ export function perIpQuota(opts: { perMinute: number; what: string; trustProxy: 
       throw new ApiError("QUOTA_EXCEEDED", `At most ${opts.perMinute} ${opts.what} per minute from one address (${ip}); retry in ${retryAfter} s.`, { retry_after: retryAfter });
     }
     window.push(t);
-    await next();
-  };
-}
-
-/** JSON bodies nest at most MAX_JSON_DEPTH levels (malformed JSON is left to the validator to report). */
-export function jsonDepth(max = MAX_JSON_DEPTH): MiddlewareHandler<AppEnv> {
-  return async function jsonDepth(c, next) {
-    const type = c.req.header("content-type") ?? "";
-    if (c.req.method === "GET" || c.req.method === "HEAD" || !/json/i.test(type) || c.req.header("content-length") === "0") return next();
-    let body: unknown;
-    try {
-      body = await c.req.json(); // cached: the route's validator reads the same parse
-    } catch {
-      return next();
-    }
-    if (nestsDeeperThan(body, max)) {
-      throw new ApiError("VALIDATION_ERROR", `The request body nests deeper than ${max} levels.`, { errors: { body: [`Must nest at most ${max} levels deep.`] } });
-    }
     await next();
   };
 }

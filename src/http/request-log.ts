@@ -1,21 +1,21 @@
 /**
- * Fills each merchant's request log (domain/request-log.ts) with its /api/v1 requests. Two small
- * middlewares, like response-faults.ts:
+ * Fills each merchant's request log (domain/request-log.ts) with its /api/v1 requests. Two parts, like
+ * response-faults.ts:
  *
  * - `logRequests` is the outermost: it times the request, and once the answer is final (a fault
  *   applied, or the connection reset on purpose) records it, with its bodies, for the merchant the
  *   credentials proved, even when it was refused before they were checked (a body too large, not JSON).
  *   A request refused for its credentials proves no merchant and is not logged.
- * - `markRequest` sits inside the clock's catch-up, right around the handler: the merchant-clock time
- *   the request was served at, and the webhook events the handler itself caused (not those of timers
- *   that came due first).
+ * - `markRequest`, a stage of the API's pipeline (app.ts), inside the clock's catch-up right around the
+ *   handler: the merchant-clock time the request was served at, and the webhook events the handler
+ *   itself caused (not those of timers that came due first).
  *
  * The secret is never kept and the key is masked; bodies are cut at LOGGED_BODY_BYTES.
  *
  * The log must cost the API little (README "Benchmarks": at most 10% of its throughput), so the capture
  * reads nothing twice: the answer's JSON is kept as `c.json` makes it (reading it back from the response
  * means cloning it, which makes the node adapter stream the body: that alone cost two thirds of a GET's
- * throughput), the request body is the text the validator already read, the headers are the socket's raw
+ * throughput; http/response-headers.ts keeps it), the request body is the text the validator already read, the headers are the socket's raw
  * list, and the context's variables are read with `c.get` (`c.var` copies them all on every read).
  */
 import type { Context, MiddlewareHandler } from "hono";
@@ -27,6 +27,7 @@ import { resolveClientIp } from "./client-ip.js";
 import type { AppEnv } from "./env.js";
 import { ConnectionReset } from "./errors.js";
 import type { OperationOf } from "./response-faults.js";
+import { jsonSent } from "./response-headers.js";
 
 const MAX_HEADERS = 30;
 const MAX_HEADER_VALUE = 500;
@@ -120,16 +121,6 @@ export const logRequests = (opts: { registry: Registry; trustProxy: boolean; ope
   async function logRequests(c, next) {
     const started = performance.now();
     const wallAt = opts.registry.wall();
-    let sent: Sent | undefined;
-    let first: unknown;
-    // Every JSON answer (the handler's, the error envelope's, a fault's replacement) goes through c.json;
-    // the last one made is the one sent. Made here as hono makes it: the text once, typed as JSON.
-    c.json = ((object: unknown, arg?: number | ResponseInit, headers?: Record<string, string | string[]>) => {
-      const text = JSON.stringify(object);
-      if (!sent) first = object;
-      sent = { object, text };
-      return c.body(text, arg as never, { "Content-Type": "application/json", ...headers });
-    }) as unknown as typeof c.json;
     let reset = false;
     try {
       await next();
@@ -141,6 +132,8 @@ export const logRequests = (opts: { registry: Registry; trustProxy: boolean; ope
       const status = reset ? null : c.res.status;
       const tenant = c.get("tenant") ?? refusedMerchant(c, opts.registry, status);
       if (tenant?.requestLog.enabled) {
+        const made = jsonSent(c);
+        let sent: Sent | undefined = made;
         // Recorded before the answer leaves, so a client that reads the log next finds its request there.
         // The bodies are already in memory: this waits on no I/O.
         try {
@@ -150,7 +143,7 @@ export const logRequests = (opts: { registry: Registry; trustProxy: boolean; ope
             if (other !== null) sent = { object: parsed(other), text: other };
           }
           const clientIp = c.get("clientIp") ?? resolveClientIp(c, opts.trustProxy);
-          record(c, tenant, { reset, status, started, wallAt, clientIp, operation: opts.operationOf(c) ?? null, requestBody, sent, first });
+          record(c, tenant, { reset, status, started, wallAt, clientIp, operation: opts.operationOf(c) ?? null, requestBody, sent, first: made?.first });
         } catch {
           // The log never costs a request its answer.
         }
@@ -217,13 +210,17 @@ function touched(c: Context<AppEnv>, operation: string | null, status: number | 
   return objects.length === 0 ? NO_OBJECTS : objects;
 }
 
-/** Inside the catch-up: when the handler ran on the merchant's clock, and which events it caused. */
-export const markRequest: MiddlewareHandler<AppEnv> = async function markRequest(c, next) {
+/**
+ * Inside the catch-up, right before the handler: when it ran on the merchant's clock; the function it
+ * returns, called right after the handler, notes which events the handler caused.
+ */
+export function markRequest(c: Context<AppEnv>): (() => void) | undefined {
   const tenant = c.get("tenant");
-  if (!tenant?.requestLog.enabled) return next();
+  if (!tenant?.requestLog.enabled) return undefined;
   const before = tenant.state.outbox.length;
   const mark = { at: tenant.clock.now(), events: NO_EVENTS };
   (c as Marked)[MARK] = mark;
-  await next();
-  if (tenant.state.outbox.length > before) mark.events = tenant.state.outbox.slice(before);
-};
+  return () => {
+    if (tenant.state.outbox.length > before) mark.events = tenant.state.outbox.slice(before);
+  };
+}

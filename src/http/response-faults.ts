@@ -1,11 +1,11 @@
 /**
  * Ambiguous answers: an operation that moves money commits, and then its answer is lost (the connection
  * is reset), late (a slow response) or a 5xx, as outcome rules `response` and the magic payout accounts
- * decide (domain/outcomes.ts, planResponseFault). Two small middlewares:
+ * decide (domain/outcomes.ts, planResponseFault). Two stages of the API's pipeline (app.ts):
  *
- * - `decideResponseFault` sits inside the pipeline, right around the handler: once the handler has
+ * - `decideResponseFault` runs inside the save, right after the handler: once the handler has
  *   succeeded it asks the domain, so the rule's use is saved with the change itself;
- * - `applyResponseFaults` sits outside it: the change is saved and its webhooks have started before the
+ * - `applyResponseFault` runs outside it: the change is saved and its webhooks have started before the
  *   answer is held back, cut or replaced, so the merchant's state is exactly that of a clean answer.
  *
  * A hold-back is wall-clock time (at most MAX_RESPONSE_DELAY_SECONDS): it ends early when the client
@@ -13,10 +13,10 @@
  * serves a domain refusal that takes its time (a name enquiry that times out: DomainError `wait_ms`).
  */
 import type { Socket } from "node:net";
-import type { Context, MiddlewareHandler } from "hono";
+import type { Context } from "hono";
 import { routePath } from "hono/route";
 import { DomainError } from "../domain/errors.js";
-import { planResponseFault } from "../domain/outcomes.js";
+import { planResponseFault, type ResponseFault } from "../domain/outcomes.js";
 import { contextOf } from "../engine/tenant.js";
 import type { AppEnv } from "./env.js";
 import { ConnectionReset, errorResponse, GATEWAY_TIMEOUT_MESSAGE, INTERNAL_ERROR_MESSAGE } from "./errors.js";
@@ -46,22 +46,30 @@ export function operationLookup(definitions: () => ReadonlyArray<{ type: string;
 
 /** A request body's own scalar fields, for rules to match beside the path parameters (nested values are not compared). */
 function scalarFields(body: unknown): Record<string, unknown> {
-  if (body === null || typeof body !== "object" || Array.isArray(body)) return {};
-  return Object.fromEntries(Object.entries(body).filter(([, v]) => v === null || ["string", "number", "boolean"].includes(typeof v)));
+  const fields: Record<string, unknown> = Object.create(null); // a body's "__proto__" key stays a field
+  if (body === null || typeof body !== "object" || Array.isArray(body)) return fields;
+  // A plain loop: this runs on every POST (issue 17), and entries/filter/fromEntries made three arrays.
+  for (const [key, value] of Object.entries(body as object)) {
+    const type = typeof value;
+    if (value === null || type === "string" || type === "number" || type === "boolean") fields[key] = value;
+  }
+  return fields;
 }
 
-export const decideResponseFault = (operationOf: OperationOf): MiddlewareHandler<AppEnv> =>
-  async function decideResponseFault(c, next) {
-    await next();
-    if (c.req.method !== "POST" || c.res.status >= 300 || !c.var.tenant) return;
-    const operation = operationOf(c);
-    if (!operation) return;
-    // After next() the request is at its route's handler, so param() names the route's own parameters.
-    const body = (c.req as unknown as { valid(target: "json"): unknown }).valid("json");
-    const tenant = c.var.tenant;
-    const fault = planResponseFault(contextOf(tenant), tenant.state, { ...c.req.param(), ...scalarFields(body), operation });
-    if (fault) c.set("responseFault", fault);
-  };
+/**
+ * Right after the handler: once it has succeeded, asks the domain what happens to the answer (a plain
+ * function: the API's pipeline runs its stages in one frame, app.ts).
+ */
+export function decideResponseFault(c: Context<AppEnv>, operationOf: OperationOf): void {
+  if (c.req.method !== "POST" || c.res.status >= 300 || !c.get("tenant")) return;
+  const operation = operationOf(c);
+  if (!operation) return;
+  // After next() the request is at its route's handler, so param() names the route's own parameters.
+  const body = (c.req as unknown as { valid(target: "json"): unknown }).valid("json");
+  const tenant = c.get("tenant");
+  const fault = planResponseFault(contextOf(tenant), tenant.state, { ...c.req.param(), ...scalarFields(body), operation });
+  if (fault) c.set("responseFault", fault);
+}
 
 /** Resolves after `ms` of wall-clock time, or as soon as one of the signals aborts: which one ended it. */
 function holdBack(ms: number, stopping: AbortSignal, client: AbortSignal): Promise<"waited" | "stopping" | "gone"> {
@@ -94,27 +102,30 @@ function resetConnection(c: Context<AppEnv>): never {
   throw new ConnectionReset();
 }
 
-export const applyResponseFaults = (stopping: AbortSignal): MiddlewareHandler<AppEnv> =>
-  async function applyResponseFaults(c, next) {
-    await next();
-    const fault = c.var.responseFault;
-    const wait = fault?.delay_ms ?? (c.error instanceof DomainError ? c.error.details.wait_ms : undefined) ?? 0;
-    if (!fault && wait === 0) return;
-    if (wait > 0 || stopping.aborted) {
-      const ended = await holdBack(wait, stopping, c.req.raw.signal);
-      if (ended === "stopping") return resetConnection(c);
-      if (ended === "gone") return;
-    }
-    switch (fault?.outcome) {
-      case "connection_reset":
-        return resetConnection(c);
-      case "server_error":
-        c.res = errorResponse(c, "INTERNAL_ERROR", INTERNAL_ERROR_MESSAGE);
-        return;
-      case "gateway_timeout":
-        c.res = errorResponse(c, "GATEWAY_TIMEOUT", GATEWAY_TIMEOUT_MESSAGE);
-        return;
-      default:
-        return; // slow_response, or a refusal that took its time: the answer as it was, late
-    }
-  };
+/** Once the change is saved and its webhooks started: holds the answer back, cuts it or replaces it, as decided. */
+export function applyResponseFault(c: Context<AppEnv>, stopping: AbortSignal): Promise<void> | undefined {
+  const fault = c.get("responseFault");
+  const wait = fault?.delay_ms ?? (c.error instanceof DomainError ? c.error.details.wait_ms : undefined) ?? 0;
+  // Nearly every answer has nothing to wait for: no promise for those.
+  return !fault && wait === 0 ? undefined : applyFault(c, fault, wait, stopping);
+}
+
+async function applyFault(c: Context<AppEnv>, fault: ResponseFault | undefined, wait: number, stopping: AbortSignal): Promise<void> {
+  if (wait > 0 || stopping.aborted) {
+    const ended = await holdBack(wait, stopping, c.req.raw.signal);
+    if (ended === "stopping") return resetConnection(c);
+    if (ended === "gone") return;
+  }
+  switch (fault?.outcome) {
+    case "connection_reset":
+      return resetConnection(c);
+    case "server_error":
+      c.res = errorResponse(c, "INTERNAL_ERROR", INTERNAL_ERROR_MESSAGE);
+      return;
+    case "gateway_timeout":
+      c.res = errorResponse(c, "GATEWAY_TIMEOUT", GATEWAY_TIMEOUT_MESSAGE);
+      return;
+    default:
+      return; // slow_response, or a refusal that took its time: the answer as it was, late
+  }
+}

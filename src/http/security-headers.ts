@@ -1,8 +1,7 @@
 /**
- * Security headers, through hono's secureHeaders. Every response: `X-Content-Type-Options: nosniff`,
- * and a deny-all CSP unless a page route set its own (so an HTML page that forgets its policy runs no
- * script rather than any). Page routes: a CSP that allows this origin and the page's own inline
- * script and style through a per-response nonce; the page reads it with cspNonce(c).
+ * Security headers of the pages, through hono's secureHeaders (those of every response, nosniff and a
+ * deny-all CSP unless a page set its own, are in response-headers.ts): a CSP that allows this origin and
+ * the page's own inline script and style through a per-response nonce; the page reads it with cspNonce(c).
  */
 import type { Context } from "hono";
 import { NONCE, secureHeaders } from "hono/secure-headers";
@@ -24,16 +23,6 @@ const NOTHING_ELSE: Options = {
   xPermittedCrossDomainPolicies: false,
   xXssProtection: false,
 };
-
-/** App-wide, registered first: runs last, so it keeps a page's own CSP (overwrite: false). */
-export function securityHeaders() {
-  return secureHeaders({
-    ...NOTHING_ELSE,
-    xContentTypeOptions: true,
-    contentSecurityPolicy: { defaultSrc: ["'none'"], frameAncestors: ["'none'"] },
-    overwrite: false,
-  });
-}
 
 /** What every page shares: nothing from other origins, no plugins, no <base>, no framing. */
 const PAGE_POLICY = {

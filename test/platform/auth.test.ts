@@ -30,6 +30,22 @@ describe("authentication", () => {
     expect(res.body.data.balance).toBe(2_500_000);
   });
 
+  it("a pair that verified before is refused at once once its merchant is deleted or its secret changes", async () => {
+    const h = harness();
+    const m = await h.merchant();
+    const other = await h.merchant();
+    expect((await m.call("GET", "/api/v1/wallet/balance")).status).toBe(200);
+    const old = m.apiSecret;
+    (m.tenant.config as { api_secret: string }).api_secret = `${old}-new`;
+    expectError(await m.call("GET", "/api/v1/wallet/balance"), 401, "INVALID_CREDENTIALS");
+    const fresh = { "x-api-key": m.apiKey, "x-api-secret": `${old}-new` };
+    expect((await h.call("GET", "/api/v1/wallet/balance", { headers: fresh })).status).toBe(200);
+
+    expect((await other.call("GET", "/api/v1/wallet/balance")).status).toBe(200);
+    expect((await other.call("DELETE", "/sandbox/v1/merchant")).status).toBe(200);
+    expectError(await other.call("GET", "/api/v1/wallet/balance"), 401, "INVALID_CREDENTIALS");
+  });
+
   it("compares secrets by digest, so different lengths are handled", () => {
     expect(secretsEqual("abc", "abc")).toBe(true);
     expect(secretsEqual("abc", "abcd")).toBe(false);

@@ -1,7 +1,9 @@
 /** Security headers: nosniff on every response, a nonce CSP on every page, deny-all on the rest. */
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
 import { client } from "../client.js";
-import { harness, type Reply } from "../helpers.js";
+import { DEMO_KEYS, harness, startFromArgs, stopServers, type Reply } from "../helpers.js";
+
+afterEach(stopServers);
 
 const NONCE = "'nonce-([A-Za-z0-9+/]+={0,2})'";
 const COMMON = "default-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'";
@@ -42,6 +44,27 @@ describe("security headers", () => {
       expect(res.headers.get("x-content-type-options")).toBe("nosniff");
       expect(res.headers.get("content-security-policy")).toBe(DENY_ALL);
     }
+  });
+
+  it("over a real server (JSON answers leave through the node adapter's plain-header path): X-Request-Id, nosniff and deny-all CSP on answers and errors", async () => {
+    const s = await startFromArgs([]);
+    const get = (headers: Record<string, string>) => fetch(`${s.url}/api/v1/wallet/balance`, { headers });
+    const answers = [
+      await get({ ...DEMO_KEYS, "x-request-id": "client-id_1=" }),
+      await get({ ...DEMO_KEYS, "x-request-id": "not a token" }),
+      await get({}),
+      await fetch(`${s.url}/api/v1/payout/transfer`, { method: "POST", headers: { ...DEMO_KEYS, "content-type": "text/plain" }, body: "x" }),
+    ];
+    expect(answers.map((r) => r.status)).toEqual([200, 200, 401, 415]);
+    for (const res of answers) {
+      await res.arrayBuffer();
+      expect(res.headers.get("content-type")).toBe("application/json");
+      expect(res.headers.get("x-content-type-options")).toBe("nosniff");
+      expect(res.headers.get("content-security-policy")).toBe(DENY_ALL);
+      expect(res.headers.get("x-request-id")).toMatch(/^[\w\-=]+$/);
+    }
+    expect(answers[0]!.headers.get("x-request-id")).toBe("client-id_1=");
+    expect(answers[1]!.headers.get("x-request-id")).toMatch(/^[0-9a-f-]{36}$/);
   });
 
   it("pages carry a CSP whose nonce is fresh per response and on each inline script and style", async () => {

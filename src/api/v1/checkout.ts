@@ -73,13 +73,13 @@ const status = createRoute({
 export function checkoutRoutes(opts: { publicUrl?: string }) {
   return router()
     .openapi(create, (c) => {
-      const tenant = c.var.tenant;
+      const tenant = c.get("tenant");
       const input = c.req.valid("json");
       const checkout = createCheckout(contextOf(tenant), tenant.state, { ...input, amount: toMinor(input.amount) });
       return c.json(checkoutCreatedView(baseUrl(opts.publicUrl, c.req.url), checkout), 200);
     })
     .openapi(status, (c) => {
-      const tenant = c.var.tenant;
+      const tenant = c.get("tenant");
       const checkout = findCheckout(tenant.state, c.req.valid("query").reference);
       const data = checkoutStatusView(baseUrl(opts.publicUrl, c.req.url), checkout, tenant.clock.now());
       return c.json({ success: true as const, data }, 200);

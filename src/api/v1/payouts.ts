@@ -39,8 +39,8 @@ const payouts = requireCapability("payouts");
 
 /** Counts the attempt before validation: the spec's caps count attempts, accepted or refused. */
 const payoutAttempts: MiddlewareHandler<AppEnv> = async function payoutAttempts(c, next) {
-  const tenant = c.var.tenant;
-  admitPayoutAttempt(contextOf(tenant), tenant.state, c.var.clientIp, tenant.clock.settings());
+  const tenant = c.get("tenant");
+  admitPayoutAttempt(contextOf(tenant), tenant.state, c.get("clientIp"), tenant.clock.settings());
   await next();
 };
 
@@ -117,20 +117,20 @@ const status = createRoute({
 
 export function payoutRoutes() {
   return router()
-    .openapi(banks, (c) => c.json({ success: true as const, data: bankList(contextOf(c.var.tenant)) }, 200))
+    .openapi(banks, (c) => c.json({ success: true as const, data: bankList(contextOf(c.get("tenant"))) }, 200))
     .openapi(verify, (c) => {
       const { bank_code, account_number } = c.req.valid("json");
-      return c.json({ success: true as const, data: verifyAccount(contextOf(c.var.tenant), c.var.tenant.state, bank_code, account_number) }, 200);
+      return c.json({ success: true as const, data: verifyAccount(contextOf(c.get("tenant")), c.get("tenant").state, bank_code, account_number) }, 200);
     })
     .openapi(transfer, (c) => {
-      const tenant = c.var.tenant;
+      const tenant = c.get("tenant");
       const input = c.req.valid("json");
-      const payout = createPayout(contextOf(tenant), tenant.state, { ...input, amount: toMinor(input.amount), client_ip: c.var.clientIp });
+      const payout = createPayout(contextOf(tenant), tenant.state, { ...input, amount: toMinor(input.amount), client_ip: c.get("clientIp") });
       const message = payout.status === "pending_approval" ? "Transfer is awaiting approval" : "Transfer is processing";
       return c.json({ success: true as const, message, data: payoutView(payout) }, 201);
     })
     .openapi(status, (c) => {
-      const { payout, counted } = readPayoutStatus(contextOf(c.var.tenant), c.var.tenant.state, c.req.valid("query").reference);
+      const { payout, counted } = readPayoutStatus(contextOf(c.get("tenant")), c.get("tenant").state, c.req.valid("query").reference);
       if (counted) c.set("stateChanged", true);
       return c.json({ success: true as const, data: payoutStatusView(payout) }, 200);
     });

@@ -155,21 +155,21 @@ const status = createRoute({
 export function virtualAccountRoutes() {
   return router()
     .openapi(create, (c) => {
-      const tenant = c.var.tenant;
+      const tenant = c.get("tenant");
       const { account, created } = createVirtualAccount(contextOf(tenant), tenant.state, toRequest(c.req.valid("json")));
       const message = created ? "Virtual account created successfully" : "Virtual account already exists";
       return c.json({ success: true as const, message, data: virtualAccountView(account) }, 200);
     })
     .openapi(getOne, (c) => {
-      const account = findVirtualAccount(c.var.tenant.state, c.req.valid("param").account_number);
+      const account = findVirtualAccount(c.get("tenant").state, c.req.valid("param").account_number);
       return c.json({ success: true as const, data: virtualAccountView(account) }, 200);
     })
     .openapi(list, (c) => {
-      const data = [...c.var.tenant.state.virtualAccounts.values()].map(virtualAccountView);
+      const data = [...c.get("tenant").state.virtualAccounts.values()].map(virtualAccountView);
       return c.json({ success: true as const, data }, 200);
     })
     .openapi(status, (c) => {
-      const payment = findVaPayment(c.var.tenant.state, c.req.valid("query").reference);
+      const payment = findVaPayment(c.get("tenant").state, c.req.valid("query").reference);
       return c.json({ success: true as const, data: vaPaymentView(payment) }, 200);
     });
 }

@@ -207,47 +207,47 @@ const transactions = route({
 export function virtualCardRoutes() {
   return router()
     .openapi(createHolder, (c) => {
-      const tenant = c.var.tenant;
+      const tenant = c.get("tenant");
       const { cardholder } = createCardholder(contextOf(tenant), tenant.state, c.req.valid("json"));
       return c.json({ success: true as const, ...cardholderView(cardholder) }, 200);
     })
     .openapi(getHolder, (c) => {
-      const cardholder = findCardholder(c.var.tenant.state, c.req.valid("param").id);
+      const cardholder = findCardholder(c.get("tenant").state, c.req.valid("param").id);
       return c.json({ success: true as const, ...cardholderView(cardholder) }, 200);
     })
     .openapi(issue, (c) => {
-      const tenant = c.var.tenant;
+      const tenant = c.get("tenant");
       const card = issueCard(contextOf(tenant), tenant.state, c.req.valid("json"));
       return c.json({ success: true as const, ...cardView(card) }, 200);
     })
     .openapi(list, (c) => {
       const { page, per_page } = c.req.valid("query");
-      const { items, pagination } = paginate([...c.var.tenant.state.cards.values()], page, per_page);
+      const { items, pagination } = paginate([...c.get("tenant").state.cards.values()], page, per_page);
       return c.json({ success: true as const, data: items.map(cardView), pagination }, 200);
     })
-    .openapi(getOne, (c) => c.json({ success: true as const, ...cardView(findCard(c.var.tenant.state, c.req.valid("param").id)) }, 200))
+    .openapi(getOne, (c) => c.json({ success: true as const, ...cardView(findCard(c.get("tenant").state, c.req.valid("param").id)) }, 200))
     .openapi(fund, (c) => {
-      const tenant = c.var.tenant;
+      const tenant = c.get("tenant");
       const ctx = contextOf(tenant);
       const moved = fundCard(ctx, tenant.state, c.req.valid("param").id, toMinor(c.req.valid("json").amount));
       return c.json(fundsMovedView(ctx, moved, "Card funded successfully"), 200);
     })
     .openapi(unload, (c) => {
-      const tenant = c.var.tenant;
+      const tenant = c.get("tenant");
       const ctx = contextOf(tenant);
       const moved = unloadCard(ctx, tenant.state, c.req.valid("param").id, toMinor(c.req.valid("json").amount));
       return c.json(fundsMovedView(ctx, moved, "Card unloaded successfully"), 200);
     })
     .openapi(action("freeze", "freezeVirtualCard", "Freeze a card (spend is declined until unfrozen)", DESCRIPTIONS.freezeVirtualCard, FREEZE), (c) => {
-      const card = setCardStatus(c.var.tenant.state, c.req.valid("param").id, "freeze");
+      const card = setCardStatus(c.get("tenant").state, c.req.valid("param").id, "freeze");
       return c.json({ success: true as const, message: "Card frozen successfully", card_id: card.card_id, status: card.status }, 200);
     })
     .openapi(action("unfreeze", "unfreezeVirtualCard", "Unfreeze a frozen card", DESCRIPTIONS.unfreezeVirtualCard, UNFREEZE), (c) => {
-      const card = setCardStatus(c.var.tenant.state, c.req.valid("param").id, "unfreeze");
+      const card = setCardStatus(c.get("tenant").state, c.req.valid("param").id, "unfreeze");
       return c.json({ success: true as const, message: "Card unfrozen successfully", card_id: card.card_id, status: card.status }, 200);
     })
     .openapi(action("terminate", "terminateVirtualCard", "Terminate a card permanently (its balance returns to the wallet)", DESCRIPTIONS.terminateVirtualCard, TERMINATE), (c) => {
-      const tenant = c.var.tenant;
+      const tenant = c.get("tenant");
       const { card, refunded } = terminateCard(contextOf(tenant), tenant.state, c.req.valid("param").id);
       return c.json(
         { success: true as const, message: "Card terminated successfully", card_id: card.card_id, status: card.status, refunded_amount: toMajor(refunded) },
@@ -255,9 +255,9 @@ export function virtualCardRoutes() {
       );
     })
     .openapi(transactions, (c) => {
-      const card = findCard(c.var.tenant.state, c.req.valid("param").id);
+      const card = findCard(c.get("tenant").state, c.req.valid("param").id);
       const { page, per_page } = c.req.valid("query");
-      const newestFirst = [...c.var.tenant.state.cardTransactions.get(card.card_id)!].reverse();
+      const newestFirst = [...c.get("tenant").state.cardTransactions.get(card.card_id)!].reverse();
       const { items, pagination } = paginate(newestFirst, page, per_page);
       return c.json({ success: true as const, data: items.map(cardTransactionView), pagination }, 200);
     });

@@ -175,7 +175,7 @@ const status = createRoute({
 
 /** Prices the product, debits, applies the planned outcome, and answers with the purchase result. */
 function buy(c: Context<AppEnv>, price: (tenant: Tenant) => PricedPurchase) {
-  const tenant = c.var.tenant;
+  const tenant = c.get("tenant");
   const priced = price(tenant);
   const record = purchase(contextOf(tenant), tenant.state, priced);
   return c.json(purchaseResultView(record), 200);
@@ -205,18 +205,18 @@ export function vtuRoutes() {
     })
     .openapi(dataPlans, (c) => {
       const { network: wanted } = c.req.valid("query");
-      const plans = c.var.tenant.catalog.dataPlans.filter((p) => !wanted || p.network === wanted);
+      const plans = c.get("tenant").catalog.dataPlans.filter((p) => !wanted || p.network === wanted);
       return c.json({ success: true as const, data: plans }, 200);
     })
     .openapi(cablePlans, (c) => {
       const { provider_name: wanted } = c.req.valid("query");
-      const plans = c.var.tenant.catalog.cablePlans.filter((p) => !wanted || p.provider_name === wanted);
+      const plans = c.get("tenant").catalog.cablePlans.filter((p) => !wanted || p.provider_name === wanted);
       return c.json({ success: true as const, data: plans }, 200);
     })
-    .openapi(discos, (c) => c.json({ success: true as const, data: c.var.tenant.catalog.discos }, 200))
-    .openapi(examTypes, (c) => c.json({ success: true as const, data: c.var.tenant.catalog.examTypes }, 200))
+    .openapi(discos, (c) => c.json({ success: true as const, data: c.get("tenant").catalog.discos }, 200))
+    .openapi(examTypes, (c) => c.json({ success: true as const, data: c.get("tenant").catalog.examTypes }, 200))
     .openapi(status, (c) => {
-      const { record, counted } = readVtuStatus(contextOf(c.var.tenant), c.var.tenant.state, c.req.valid("query").reference);
+      const { record, counted } = readVtuStatus(contextOf(c.get("tenant")), c.get("tenant").state, c.req.valid("query").reference);
       if (counted) c.set("stateChanged", true);
       return c.json(vtuRecordView(record), 200);
     });

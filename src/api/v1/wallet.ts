@@ -27,7 +27,7 @@ const balance = createRoute({
 
 export function walletRoutes() {
   return router().openapi(balance, (c) => {
-    const tenant = c.var.tenant;
+    const tenant = c.get("tenant");
     return c.json({ success: true as const, data: walletView(contextOf(tenant), tenant.state) }, 200);
   });
 }
