@@ -133,3 +133,26 @@ export async function burst(server, request, seconds) {
     cpuUsPerRequest: answered > 0 ? (cpu * 1e6) / answered : NaN,
   };
 }
+
+// ---- the sandbox under load -------------------------------------------------------------------------
+
+/** The payout every load sends (a destination name enquiry knows, so it is accepted). */
+export const PAYOUT = JSON.stringify({ amount: 5000, bank_code: "058", account_number: "0000000018", account_name: "EZE FUNMILAYO IBRAHIM", bank_name: "Guaranty Trust Bank" });
+
+/** Signs up a merchant whose balance and limits never refuse the load on the sandbox at `base`; its request headers. */
+export async function unlimitedMerchant(base) {
+  const res = await fetch(`${base}/sandbox/v1/merchants`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({
+      wallet_balance: 1e11,
+      limits: {
+        requests_per_minute: 0, payout_attempts_per_hour: 0, payout_attempts_per_ip_per_hour: 0,
+        payout_max: 1e11, payout_hourly_amount: 1e11, payout_daily_amount: 1e11, payout_review_threshold: 1e11,
+      },
+    }),
+  });
+  const body = await res.json();
+  if (res.status !== 201) throw new Error(`sign-up refused: ${res.status} ${JSON.stringify(body)}`);
+  return { "x-api-key": body.data.api_key, "x-api-secret": body.data.api_secret, "content-type": "application/json" };
+}

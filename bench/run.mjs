@@ -14,7 +14,7 @@ import { join, dirname } from "node:path";
 import { fileURLToPath } from "node:url";
 import { performance } from "node:perf_hooks";
 import { spawn } from "node:child_process";
-import { burst, cannon, log, median, rotate, rssBytes, spawnServer, waitOk } from "./measure.mjs";
+import { burst, cannon, log, median, PAYOUT, rotate, rssBytes, spawnServer, unlimitedMerchant, waitOk } from "./measure.mjs";
 import { writeResults } from "./report.mjs";
 
 const HERE = dirname(fileURLToPath(import.meta.url));
@@ -52,7 +52,6 @@ let nextPort = 20100 + (process.pid % 50) * 200;
 const port = () => nextPort++;
 const fmtRps = (n) => Math.round(n).toLocaleString("en-US");
 const DEMO = { "x-api-key": "pk_test_demo_4b1f0c9e7a2d46d1", "x-api-secret": "sk_test_demo_9f3e2a7c5b8d4e61a0c2" };
-const PAYOUT = JSON.stringify({ amount: 5000, bank_code: "058", account_number: "0000000018", account_name: "EZE FUNMILAYO IBRAHIM", bank_name: "Guaranty Trust Bank" });
 const AIRTIME = JSON.stringify({ network: "mtn", phone: "08031234567", amount: 100 });
 const ROUTES = [
   ["GET /api/v1/wallet/balance", (s) => ({ url: `${s.base}/api/v1/wallet/balance`, headers: s.headers })],
@@ -71,21 +70,7 @@ async function startSandbox(extraArgs = []) {
   const server = spawnServer(process.execPath, sandboxArgs(p, extraArgs), { cwd: ROOT });
   const base = `http://127.0.0.1:${p}`;
   await waitOk(`${base}/health`);
-  const res = await fetch(`${base}/sandbox/v1/merchants`, {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify({
-      wallet_balance: 1e11,
-      limits: {
-        requests_per_minute: 0, payout_attempts_per_hour: 0, payout_attempts_per_ip_per_hour: 0,
-        payout_max: 1e11, payout_hourly_amount: 1e11, payout_daily_amount: 1e11, payout_review_threshold: 1e11,
-      },
-    }),
-  });
-  const body = await res.json();
-  if (res.status !== 201) throw new Error(`sign-up refused: ${res.status} ${JSON.stringify(body)}`);
-  const { data } = body;
-  const headers = { "x-api-key": data.api_key, "x-api-secret": data.api_secret, "content-type": "application/json" };
+  const headers = await unlimitedMerchant(base);
   return { server, base, headers };
 }
 
