@@ -97,16 +97,32 @@ async function runScenarios(files: string[], help: boolean): Promise<number> {
   return failed > 0 ? 1 : 0;
 }
 
-async function runListen(argv: string[], help: boolean): Promise<number | undefined> {
+/**
+ * A subcommand's options from its arguments, or the exit code once it has printed its usage (--help: 0)
+ * or what is wrong with them (2).
+ */
+function optionsOr<T>(
+  name: string,
+  usage: string,
+  argv: string[],
+  help: boolean,
+  parse: (argv: string[], env: NodeJS.ProcessEnv) => { options: T } | { error: string },
+): { options: T } | { exit: number } {
   if (help) {
-    process.stdout.write(LISTEN_USAGE);
-    return 0;
+    process.stdout.write(usage);
+    return { exit: 0 };
   }
-  const parsed = parseListenArgs(argv, process.env);
+  const parsed = parse(argv, process.env);
   if ("error" in parsed) {
-    process.stderr.write(`merchant-sandbox listen: ${parsed.error}\n\n${LISTEN_USAGE}`);
-    return 2;
+    process.stderr.write(`merchant-sandbox ${name}: ${parsed.error}\n\n${usage}`);
+    return { exit: 2 };
   }
+  return parsed;
+}
+
+async function runListen(argv: string[], help: boolean): Promise<number | undefined> {
+  const parsed = optionsOr("listen", LISTEN_USAGE, argv, help, parseListenArgs);
+  if ("exit" in parsed) return parsed.exit;
   const { url, server } = await listen(parsed.options);
   process.stdout.write(`Listening for webhooks on ${url} (any path); signatures ${parsed.options.secret ? "checked" : "not checked: pass --secret"}\n`);
   const stop = () => server.close(() => process.exit(0));
@@ -117,29 +133,15 @@ async function runListen(argv: string[], help: boolean): Promise<number | undefi
 
 // Integration checks (issue 15).
 async function runCheck(argv: string[], help: boolean): Promise<number> {
-  if (help) {
-    process.stdout.write(CHECK_USAGE);
-    return 0;
-  }
-  const parsed = parseCheckArgs(argv, process.env);
-  if ("error" in parsed) {
-    process.stderr.write(`merchant-sandbox check: ${parsed.error}\n\n${CHECK_USAGE}`);
-    return 2;
-  }
+  const parsed = optionsOr("check", CHECK_USAGE, argv, help, parseCheckArgs);
+  if ("exit" in parsed) return parsed.exit;
   return check(parsed.options, (text) => process.stdout.write(text), (text) => process.stderr.write(text));
 }
 
 // Issue 15: the request log from the command line.
 async function runLogs(argv: string[], help: boolean): Promise<number> {
-  if (help) {
-    process.stdout.write(LOGS_USAGE);
-    return 0;
-  }
-  const parsed = parseLogsArgs(argv, process.env);
-  if ("error" in parsed) {
-    process.stderr.write(`merchant-sandbox logs: ${parsed.error}\n\n${LOGS_USAGE}`);
-    return 2;
-  }
+  const parsed = optionsOr("logs", LOGS_USAGE, argv, help, parseLogsArgs);
+  if ("exit" in parsed) return parsed.exit;
   const stop = new AbortController();
   const end = () => stop.abort();
   process.once("SIGINT", end);

@@ -29,6 +29,16 @@ import { replay } from "./journal-replay.js";
 
 export type { LiveMerchant } from "./journal-diff.js";
 
+/** A file's text, or null when it does not exist (a merchant never saved, a journal not started). */
+export async function readText(path: string): Promise<string | null> {
+  try {
+    return await readFile(path, "utf8");
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === "ENOENT") return null;
+    throw err;
+  }
+}
+
 /** How durable a write is before its response goes: handed to the OS, or fdatasync'd. */
 export type DataSync = "os" | "fsync";
 export const DATA_SYNC_LEVELS = ["os", "fsync"] as const;
@@ -84,14 +94,7 @@ function fileIO(sync: DataSync): Required<StoreIO> {
       await rename(tmp, path);
       await syncDir(path);
     },
-    async read(path) {
-      try {
-        return await readFile(path, "utf8");
-      } catch (err) {
-        if ((err as NodeJS.ErrnoException).code === "ENOENT") return null;
-        throw err;
-      }
-    },
+    read: readText,
     async writeParts(path, parts) {
       const file = await open(path, "w");
       let bytes = 0;

@@ -12,7 +12,7 @@ import { readdir, readFile, rename, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { createRuntime, type Runtime } from "../../src/runtime.js";
-import type { StoreIO } from "../../src/store/file-store.js";
+import { readText, type StoreIO } from "../../src/store/file-store.js";
 import type { Snapshot } from "../../src/domain/snapshot.js";
 import { openDataStore } from "../../src/server.js";
 import { loadCatalog } from "../../src/store/fixtures.js";
@@ -57,14 +57,7 @@ function controlledIO() {
       await writeFile(`${path}.tmp`, text);
       await rename(`${path}.tmp`, path);
     },
-    async read(path) {
-      try {
-        return await readFile(path, "utf8");
-      } catch (err) {
-        if ((err as NodeJS.ErrnoException).code === "ENOENT") return null;
-        throw err;
-      }
-    },
+    read: readText,
   };
   const writeStarts = () => new Promise<void>((resolve) => (ctl.started = resolve));
   return { io, ctl, writeStarts };
