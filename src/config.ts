@@ -8,6 +8,7 @@ import { parseArgs } from "node:util";
 import { parse as parseYaml } from "yaml";
 import { z } from "zod";
 import { DEFAULT_REQUEST_LOG_SIZE, MAX_REQUEST_LOG_SIZE } from "./domain/request-log.js";
+import { DATA_SYNC_LEVELS } from "./store/file-store.js";
 
 const bool = z.union([z.boolean(), z.enum(["true", "false", "1", "0"]).transform((v) => v === "true" || v === "1")]);
 const list = z.union([z.array(z.string().min(1)), z.string().transform((v) => v.split(",").map((s) => s.trim()).filter(Boolean))]);
@@ -27,7 +28,7 @@ export const SettingsSchema = z
     fixtures: z.string().min(1).optional().describe("Folder with replacement fixture files (default: the bundled fixtures/)"),
     data: z.string().min(1).optional().describe("Folder for the merchants' files: a snapshot and a journal of changes each (default: in memory only)"),
     data_sync: z
-      .enum(["os", "fsync"])
+      .enum(DATA_SYNC_LEVELS)
       .optional()
       .describe("With --data, when a change counts as saved: os = handed to the operating system (default), fsync = on the disk (fdatasync per grouped write)"),
     scenario: list.default([]).describe("Scenario file(s) to load at start (repeat the flag, or comma-separate)"),

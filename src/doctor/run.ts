@@ -5,6 +5,7 @@
  * failed. The CLI (`merchant-sandbox doctor`), the control route and the dashboard all come here.
  */
 import type { Ids } from "../domain/context.js";
+import { isDelivered, isTimeoutError } from "../domain/webhook-policy.js";
 import type { SignatureOptions } from "../webhooks/sign.js";
 import type { PostResult, Transport } from "../webhooks/transport.js";
 import { planBattery, type CaseInfo, type CreditExpectation, type Delivery, type PlannedCase } from "./battery.js";
@@ -120,10 +121,10 @@ async function readWhenSettled(
   }
 }
 
-const is2xx = (o: Observed) => o.error === null && o.status_code !== null && o.status_code >= 200 && o.status_code <= 299;
+const is2xx = (o: Observed) => o.error === null && isDelivered(o.status_code);
 
 function answerOf(o: Observed, timeoutSeconds: number): string {
-  if (o.error !== null) return /^Timed out/.test(o.error) ? `no answer within ${timeoutSeconds} s` : `no answer (${o.error})`;
+  if (o.error !== null) return isTimeoutError(o.error) ? `no answer within ${timeoutSeconds} s` : `no answer (${o.error})`;
   return `answered ${o.status_code}`;
 }
 

@@ -38,7 +38,7 @@ const STATUS_READS: Record<string, (r: SeenRequest) => string | null> = {
 const oneOf = (v: unknown, values: string[]): string | null => (typeof v === "string" && values.includes(v) ? v : null);
 
 /** An answer that leaves the client unsure whether the request was carried out. */
-export function isAmbiguous(e: LoggedRequest): boolean {
+function isAmbiguous(e: LoggedRequest): boolean {
   if (e.status === null || e.delivery !== "answered") return true;
   return e.status >= 500 && !NOTHING_DONE.has(e.error_code ?? "");
 }

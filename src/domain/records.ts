@@ -292,6 +292,27 @@ export const RESPONSE_OPERATIONS = ["createPayout", "buyAirtime", "buyData", "pa
 /** Targets whose `delay_seconds` is wall-clock time the reply is held back, so bounded tightly. */
 const WALL_CLOCK_DELAY_TARGETS: readonly OutcomeTarget[] = ["response", "verify_account"];
 
+/** The longest `delay_seconds` a rule of this target takes. */
+export const maxDelaySeconds = (target: OutcomeTarget) => (WALL_CLOCK_DELAY_TARGETS.includes(target) ? MAX_RESPONSE_DELAY_SECONDS : MAX_DELAY_SECONDS);
+
+/**
+ * Per target, the outcomes a `delay_seconds` applies to and the request fields a `match` can name (as
+ * the outcome rules' docs table gives them): what the dashboard's rule form offers.
+ */
+export const RULE_SHAPES: Record<OutcomeTarget, { delay: readonly string[]; match: readonly string[] }> = {
+  payout: { delay: OUTCOMES.payout, match: ["reference", "amount", "bank_code", "account_number", "account_name", "bank_name", "narration"] },
+  vtu: {
+    delay: ["processing_success", "processing_fail"],
+    match: ["service", "amount", "phone", "network", "airtime_type", "data_plan_id", "provider_name", "cable_plan_id", "smart_card_number", "disco_id", "meter_number", "meter_type", "exam_type_id", "quantity"],
+  },
+  kyc: { delay: ["approved"], match: ["email", "first_name", "last_name", "phone"] },
+  verify_account: { delay: ["timeout"], match: ["bank_code", "account_number"] },
+  bank: { delay: [], match: ["bank_code"] },
+  response: { delay: OUTCOMES.response, match: ["operation", "account_number", "amount", "reference", "phone", "id"] },
+  card_fund: { delay: [], match: ["card_id", "amount"] },
+  webhook: { delay: ["delay"], match: ["event"] },
+};
+
 const matchValue = z.union([z.string().max(200), z.number(), z.boolean()]);
 export type MatchValue = z.infer<typeof matchValue>;
 /** Field values a rule matches, compared as text; at most 20 fields. */
@@ -334,7 +355,7 @@ export function ruleProblems(r: Pick<OutcomeRule, "target" | "outcome" | "match"
       problems.queries = "Give queries or delay_seconds, not both: the object settles on its Nth status read, or after the delay.";
     }
   }
-  if (WALL_CLOCK_DELAY_TARGETS.includes(r.target) && r.delay_seconds !== null && r.delay_seconds > MAX_RESPONSE_DELAY_SECONDS) {
+  if (r.delay_seconds !== null && r.delay_seconds > maxDelaySeconds(r.target)) {
     problems.delay_seconds = `For target ${r.target}, delay_seconds is wall-clock time the reply is held back: at most ${MAX_RESPONSE_DELAY_SECONDS}.`;
   }
   const operation = r.match?.operation;

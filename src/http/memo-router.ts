@@ -18,7 +18,6 @@ export class MemoRouter<T> implements Router<T> {
   private readonly remembered = new Map<string, Result<T>>();
 
   add(method: string, path: string, handler: T): void {
-    this.remembered.clear();
     this.inner.add(method, path, handler);
   }
 

@@ -8,7 +8,7 @@
 import type { CheckResult } from "../domain/checks.js";
 import { integrationChecks } from "../engine/integration-checks.js";
 import type { Tenant } from "../engine/tenant.js";
-import { Table } from "./dashboard-fragments.js";
+import { Table } from "./dashboard-tables.js";
 
 function Evidence({ rule }: { rule: CheckResult }) {
   const { requests, deliveries, transactions } = rule.evidence;

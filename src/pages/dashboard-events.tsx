@@ -11,10 +11,9 @@ import { listDeliveries, listEvents } from "../domain/lists.js";
 import { DeliveryOutcomes, EVENT_STATUSES } from "../domain/records.js";
 import type { Tenant } from "../engine/tenant.js";
 import { Action } from "./dashboard-fragments.js";
-import { ListTable, pageOf, Payload, tableQuery, when } from "./dashboard-tables.js";
+import { choices, ListTable, pageOf, Payload, tableQuery, when } from "./dashboard-tables.js";
 
 const DELIVERIES = "deliveries.";
-const choices = (values: readonly string[]) => values.map((value) => ({ value }));
 
 /** A link that narrows a table of this section through its query; `set` empty clears the table's query. */
 function QueryLink(props: { prefix: string; set: Record<string, string>; focus: string; href: string; label?: string; children: unknown }) {

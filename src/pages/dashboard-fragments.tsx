@@ -12,9 +12,8 @@ import { payoutStatusView } from "../domain/payouts.js";
 import { virtualAccountView } from "../domain/virtual-accounts.js";
 import { vtuRecordView } from "../domain/vtu.js";
 import { walletView } from "../domain/wallet.js";
-import { OUTCOMES, type OutcomeTarget } from "../domain/outcomes.js";
-import { LEDGER_KINDS, OUTCOME_TARGETS, PAYOUT_STATUSES, QUERY_OUTCOMES } from "../domain/records.js";
-import { MAX_DELAY_SECONDS, MAX_RESPONSE_DELAY_SECONDS } from "../domain/bounds.js";
+import { OUTCOMES } from "../domain/outcomes.js";
+import { LEDGER_KINDS, maxDelaySeconds, OUTCOME_TARGETS, PAYOUT_STATUSES, QUERY_OUTCOMES, RULE_SHAPES } from "../domain/records.js";
 import {
   listCardholders,
   listCards,
@@ -26,12 +25,10 @@ import {
   listVtuPurchases,
 } from "../domain/lists.js";
 import { contextOf, type Tenant } from "../engine/tenant.js";
-import { ListTable, pageOf, tableQuery, when } from "./dashboard-tables.js";
+import { choices, ListTable, pageOf, tableQuery, when } from "./dashboard-tables.js";
 
-export { Table, when } from "./dashboard-tables.js";
 
 const naira = (n: number) => `₦${n.toLocaleString("en-NG", { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`;
-const choices = (values: readonly string[]) => values.map((value) => ({ value }));
 
 export function Action(props: { post: string; body?: unknown; label: string; method?: string; secondary?: boolean }) {
   return (
@@ -340,25 +337,10 @@ export function Cards({ tenant, query }: { tenant: Tenant; query: URLSearchParam
   );
 }
 
-/**
- * What the rule form offers for each target (the rules of POST /sandbox/v1/outcomes, as its docs give
- * them): its outcomes, those that take a delay, those that settle on status reads, and the fields a
- * match can name. The form shows only these, so no pair the API refuses can be sent.
- */
-const RULE_FORM: Record<OutcomeTarget, { delay: readonly string[]; match: string[]; max_delay: number }> = {
-  payout: { delay: OUTCOMES.payout, match: ["reference", "amount", "bank_code", "account_number", "account_name", "bank_name", "narration"], max_delay: MAX_DELAY_SECONDS },
-  vtu: { delay: ["processing_success", "processing_fail"], match: ["service", "amount", "phone", "network", "data_plan_id", "provider_name", "cable_plan_id", "smart_card_number", "disco_id", "meter_number", "meter_type", "exam_type_id", "quantity"], max_delay: MAX_DELAY_SECONDS },
-  kyc: { delay: ["approved"], match: ["email", "first_name", "last_name", "phone"], max_delay: MAX_DELAY_SECONDS },
-  verify_account: { delay: ["timeout"], match: ["bank_code", "account_number"], max_delay: MAX_RESPONSE_DELAY_SECONDS },
-  bank: { delay: [], match: ["bank_code"], max_delay: 0 },
-  response: { delay: OUTCOMES.response, match: ["operation", "account_number", "amount", "reference", "phone", "id"], max_delay: MAX_RESPONSE_DELAY_SECONDS },
-  card_fund: { delay: [], match: ["card_id", "amount"], max_delay: 0 },
-  webhook: { delay: ["delay"], match: ["event"], max_delay: MAX_DELAY_SECONDS },
-};
-
 function RuleForm() {
   const targets = OUTCOME_TARGETS;
-  const spec = Object.fromEntries(targets.map((t) => [t, { outcomes: OUTCOMES[t], queries: QUERY_OUTCOMES[t] ?? [], ...RULE_FORM[t] }]));
+  // Only what POST /sandbox/v1/outcomes takes for each target, so no pair it refuses can be sent.
+  const spec = Object.fromEntries(targets.map((t) => [t, { outcomes: OUTCOMES[t], queries: QUERY_OUTCOMES[t] ?? [], ...RULE_SHAPES[t], max_delay: maxDelaySeconds(t) }]));
   const first = spec[targets[0]]!;
   return (
     <form id="rule-form" data-post="/sandbox/v1/outcomes" data-rules={JSON.stringify(spec)} class="row gap-top" novalidate>

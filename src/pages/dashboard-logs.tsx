@@ -11,8 +11,7 @@ import { deliveryView } from "../domain/events.js";
 import type { TouchedObject } from "../domain/request-log.js";
 import { listRequests, requestSummaryView, requestView, touchedRecord } from "../domain/request-log-views.js";
 import type { Tenant } from "../engine/tenant.js";
-import { Table, when } from "./dashboard-fragments.js";
-import { ListTable, pageOf, Payload, tableQuery } from "./dashboard-tables.js";
+import { ListTable, pageOf, Payload, Table, tableQuery, when } from "./dashboard-tables.js";
 
 /** The status filter's classes, as GET /sandbox/v1/requests takes them. */
 const CLASSES: Record<string, readonly [number, number]> = { "2xx": [200, 299], "3xx": [300, 399], "4xx": [400, 499], "5xx": [500, 599] };

@@ -131,6 +131,9 @@ export interface StatusChoice {
   label?: string;
 }
 
+/** A status select's choices, each shown as its value. */
+export const choices = (values: readonly string[]): StatusChoice[] => values.map((value) => ({ value }));
+
 /**
  * A filter bar, the table and its pager. `id`: unique on the page, names the controls (the script
  * gives the focus back to the control used after the table reloads). `size`: the records before

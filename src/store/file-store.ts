@@ -27,8 +27,6 @@ import { captureDoc, Tracker, type LiveMerchant } from "./journal-diff.js";
 import { decodeJournal, encodeLine } from "./journal-lines.js";
 import { replay } from "./journal-replay.js";
 
-export type { LiveMerchant } from "./journal-diff.js";
-
 /** A file's text, or null when it does not exist (a merchant never saved, a journal not started). */
 export async function readText(path: string): Promise<string | null> {
   try {
@@ -40,8 +38,8 @@ export async function readText(path: string): Promise<string | null> {
 }
 
 /** How durable a write is before its response goes: handed to the OS, or fdatasync'd. */
-export type DataSync = "os" | "fsync";
 export const DATA_SYNC_LEVELS = ["os", "fsync"] as const;
+export type DataSync = (typeof DATA_SYNC_LEVELS)[number];
 
 /**
  * How files are read and written; tests inject failures. `write` replaces a file atomically (temp file

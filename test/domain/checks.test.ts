@@ -366,6 +366,8 @@ describe("request rules", () => {
   it("with the request log off, the request rules are not applicable", () => {
     const report = evaluateChecks({ requests: [], requestLogEnabled: false, deliveries: [], events: [], credits: null });
     expect(report.examined).toMatchObject({ request_log: false, requests: 0, first_request_seq: null });
+    expect(report.rules.filter((r) => r.status !== "not_applicable")).toEqual([]);
+    expect(report.summary.verdict).toBe("pass");
   });
 });
 

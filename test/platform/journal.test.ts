@@ -7,7 +7,7 @@
  * The sandbox is built in-process as src/server.ts wires it, on a FileStore whose I/O the test steers
  * (StoreIO), with every merchant journaled (no "small merchant" whole rewrites) unless a test says so.
  */
-import { appendFile, readdir, readFile, stat, writeFile } from "node:fs/promises";
+import { appendFile, open, readdir, readFile, stat, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { parseSnapshot, type Snapshot } from "../../src/domain/snapshot.js";
@@ -244,9 +244,15 @@ describe("the --data journal", () => {
 
   it("--data-sync fsync serves and saves; another level is refused with the choices named", async () => {
     const dir = await dataDir();
+    // Every file handle shares one prototype: watch its fdatasync.
+    const probe = await open(join(dir, "probe"), "w");
+    const datasync = vi.spyOn(Object.getPrototypeOf(probe) as { datasync(): Promise<void> }, "datasync");
+    await probe.close();
     const s = await startFromArgs(["--data", dir, "--data-sync", "fsync"]);
     const m = await signUpAt(s.url, { wallet_balance: 10 });
+    const before = datasync.mock.calls.length;
     expect((await m.call("POST", "/sandbox/v1/wallet/fund", { body: { amount: 5 } })).status).toBe(200);
+    expect(datasync.mock.calls.length).toBeGreaterThan(before);
     expect((await loadedFrom(dir, m.id))?.state.ledger.at(-1)?.amount).toBe(500);
     expect(parseSettings(["--data-sync", "sometimes"], {})).toEqual({ error: expect.stringMatching(/data_sync .*"os".*"fsync"/) });
   });

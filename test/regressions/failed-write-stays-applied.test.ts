@@ -17,7 +17,7 @@ import type { Snapshot } from "../../src/domain/snapshot.js";
 import { openDataStore } from "../../src/server.js";
 import { loadCatalog } from "../../src/store/fixtures.js";
 import { Registry } from "../../src/engine/registry.js";
-import { snapshotOf, type Tenant } from "../../src/engine/tenant.js";
+import { liveOf, snapshotOf, type Tenant } from "../../src/engine/tenant.js";
 import { client } from "../client.js";
 import { closedAfterEach, harness, receivers, tempDirs, type Reply } from "../helpers.js";
 
@@ -77,7 +77,7 @@ async function diskSandbox() {
   const persist = (t: Tenant) => {
     persists += 1;
     if (persistWaiter && persists >= persistWaiter.count) persistWaiter.wake();
-    return store.persist(t.id, () => snapshotOf(t));
+    return store.persist(t.id, () => snapshotOf(t), () => liveOf(t));
   };
   const runtime = createRuntime({ persist });
   attach(runtime);

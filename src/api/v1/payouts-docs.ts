@@ -4,14 +4,12 @@
  * its sample activity, gets the response of the same name. The bodies are real ones.
  */
 import { AFTER_COMMIT, errorExample, invalidExample, type Examples } from "../../http/openapi.js";
-import { DEMO_PROCESSING_PAYOUT } from "../../http/demo-examples.js";
+import { AT, DEMO_PROCESSING_PAYOUT } from "../../http/demo-examples.js";
 import { accountHolderName } from "../../domain/names.js";
 import { DEFAULT_LIMITS, PAYOUT_FEE_CAP, PAYOUT_FEE_PERCENT } from "../../domain/limits.js";
-import { thousands, toMajor } from "../../domain/money.js";
+import { thousands as naira, toMajor } from "../../domain/money.js";
 
-const naira = thousands;
 const L = DEFAULT_LIMITS;
-const AT = "2026-03-02T09:00:00.000Z";
 
 /** A valid Guaranty Trust Bank NUBAN (check digit 5) and the name its enquiry resolves to. */
 const GTB = { bank_code: "058", account_number: "0123456785", account_name: "EZE SEGUN FOLAKE", bank_name: "Guaranty Trust Bank" };

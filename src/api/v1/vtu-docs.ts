@@ -6,9 +6,7 @@
  */
 import { invalidExample, errorExample, type Examples } from "../../http/openapi.js";
 import { AIRTIME_AMOUNT, ELECTRICITY_AMOUNT, EXAM_QUANTITY } from "../../domain/limits.js";
-import { thousands } from "../../domain/money.js";
-
-const naira = thousands;
+import { thousands as naira } from "../../domain/money.js";
 
 // ---- Descriptions ----------------------------------------------------------------------------------
 
