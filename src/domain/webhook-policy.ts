@@ -117,6 +117,14 @@ export function afterAttempt(ctx: DomainContext, state: TenantState, event: Webh
 }
 
 /** Events held by an out_of_order fault go out once another event has been delivered: these, now pending. */
+/** The sandbox itself could not carry out an attempt of this event: it ends failed, with why. */
+export function failEvent(state: TenantState, event: WebhookEvent, error: string): void {
+  event.status = "failed";
+  event.next_attempt_at = null;
+  event.error = error.slice(0, 1000);
+  touch(state, "events", event.id);
+}
+
 export function releaseHeld(state: TenantState, deliveredId: string): WebhookEvent[] {
   // The delivered event itself (a held one can be redelivered) is never held any more.
   const ids = state.heldEvents.filter((id) => id !== deliveredId);

@@ -2,7 +2,7 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { DomainError } from "../domain/errors.js";
 import { httpUrl, isoTime } from "../domain/fields.js";
-import { CAPTURE_URL } from "../domain/webhook-policy.js";
+import { CAPTURE_URL, deliveryTarget } from "../domain/webhook-policy.js";
 import { CASES } from "../doctor/battery.js";
 import type { DoctorDesk } from "../doctor/desk.js";
 import { runDoctor, type Scorecard } from "../doctor/run.js";
@@ -87,7 +87,7 @@ const runWebhookDoctor = createRoute({
   },
 });
 
-/** The built-in capture checks nothing: it answers every delivery as it answers the sandbox's own. */
+/** The built-in capture checks nothing: it answers 200 to every case (its `fail_first` is for the sandbox's own deliveries, not the doctor's). */
 const captureDeliver = () => Promise.resolve({ status_code: 200, error: null, latency_ms: 0, response_excerpt: "captured by the sandbox (no webhook_url set)" });
 
 export function doctorRoutes(opts: { desk: DoctorDesk; transport: Transport; shared: boolean }) {
@@ -98,8 +98,9 @@ export function doctorRoutes(opts: { desk: DoctorDesk; transport: Transport; sha
     // The body is optional: without one, validation hands over {}.
     const { records_url } = c.req.valid("json");
     assertWebhookTarget(records_url, opts.shared, "records_url");
-    const { webhook_url, webhook_capture, webhook_secret, webhook } = tenant.config;
-    if (!webhook_url && !webhook_capture) {
+    const { webhook_secret, webhook } = tenant.config;
+    const target = deliveryTarget(tenant.config);
+    if (!target) {
       throw new DomainError("INVALID_STATE", "No webhook_url is set for this merchant: set one with PATCH /sandbox/v1/merchant, or run `merchant-sandbox doctor --endpoint URL --secret S` against any receiver.");
     }
     const admission = opts.desk.admit(tenant);
@@ -112,8 +113,8 @@ export function doctorRoutes(opts: { desk: DoctorDesk; transport: Transport; sha
     let card: Scorecard | null = null;
     try {
       card = await runDoctor({
-        endpoint: webhook_url ?? CAPTURE_URL,
-        deliver: webhook_url ? (d, timeoutMs) => opts.transport.post(webhook_url, d.headers, d.body, timeoutMs) : captureDeliver,
+        endpoint: target,
+        deliver: target === CAPTURE_URL ? captureDeliver : (d, timeoutMs) => opts.transport.post(target, d.headers, d.body, timeoutMs),
         secret: webhook_secret,
         signature: { algorithm: webhook.signature_algorithm, encoding: webhook.signature_encoding },
         timeoutSeconds: webhook.timeout_seconds,

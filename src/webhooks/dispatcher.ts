@@ -4,12 +4,11 @@
  * API requests never wait for an attempt; `idle()` lets a clock advance (and tests) wait for the ones
  * in flight.
  */
-import { touch } from "../domain/changes.js";
 import { MAX_DELIVERIES } from "../domain/bounds.js";
 import { recordIncident } from "../domain/incidents.js";
 import type { WebhookEvent } from "../domain/event-records.js";
 import type { DeliveryTrigger, Timer, WebhookDelivery } from "../domain/records.js";
-import { afterAttempt, CAPTURE_URL, captureAnswer, isDelivered, parseAttemptTimerRef, planAttempt, releaseHeld } from "../domain/webhook-policy.js";
+import { afterAttempt, CAPTURE_URL, captureAnswer, failEvent, isDelivered, parseAttemptTimerRef, planAttempt, releaseHeld } from "../domain/webhook-policy.js";
 import { contextOf, type Tenant } from "../engine/tenant.js";
 import { signPayload } from "./sign.js";
 import { createTransport, type Transport } from "./transport.js";
@@ -87,12 +86,7 @@ export class WebhookDispatcher {
     const tracked: Promise<T | undefined> = work
       .catch((err: unknown) => {
         const where = event ? `webhook ${event.type} ${event.id}` : "webhook delivery";
-        if (event) {
-          event.status = "failed";
-          event.next_attempt_at = null;
-          event.error = err instanceof Error ? err.message.slice(0, 1000) : String(err);
-          touch(tenant.state, "events", event.id);
-        }
+        if (event) failEvent(tenant.state, event, err instanceof Error ? err.message : String(err));
         recordIncident(tenant.state, tenant.clock.now(), where, err);
         console.error(`[merchant-sandbox] merchant ${tenant.id}: ${where} failed:`, err);
         return undefined;
