@@ -15,13 +15,26 @@ export const KEYED = ["virtual_accounts", "va_payments", "checkouts", "payouts",
 export type KeyedSection = (typeof KEYED)[number];
 
 /**
- * Keys (the collection's Map key) marked since the last write, per collection, in the order first
- * marked; and the timers scheduled (seq -> timer) or gone (seq -> null), which a heap of thousands
- * would otherwise have to be compared whole to find.
+ * The lists that grow without bound and change only at their ends (entries appended, or cut from the
+ * front), so the store diffs them in O(change) instead of comparing every entry: the ledger (append-only)
+ * and the payout volume window. An entry replaced in place must be marked (`listEdited`): the store then
+ * compares that list whole, once.
  */
-export type ChangeMarks = Record<KeyedSection, Set<string | number>> & { timers: Map<number, Timer | null> };
+export const END_ONLY = ["ledger", "payout_volume_entries"] as const;
+export type EndOnlyList = (typeof END_ONLY)[number];
 
-export const noMarks = (): ChangeMarks => ({ ...(Object.fromEntries(KEYED.map((k) => [k, new Set()])) as Record<KeyedSection, Set<string | number>>), timers: new Map() });
+/**
+ * Keys (the collection's Map key) marked since the last write, per collection, in the order first
+ * marked; the timers scheduled (seq -> timer) or gone (seq -> null), which a heap of thousands
+ * would otherwise have to be compared whole to find; and the end-only lists with an entry replaced.
+ */
+export type ChangeMarks = Record<KeyedSection, Set<string | number>> & { timers: Map<number, Timer | null>; edited: Set<EndOnlyList> };
+
+export const noMarks = (): ChangeMarks => ({
+  ...(Object.fromEntries(KEYED.map((k) => [k, new Set()])) as Record<KeyedSection, Set<string | number>>),
+  timers: new Map(),
+  edited: new Set(),
+});
 
 /** Marks a record added or changed in place (a card also when its transactions grew). */
 export function touch(state: { changed?: ChangeMarks }, section: KeyedSection, key: string | number): void {
@@ -31,4 +44,9 @@ export function touch(state: { changed?: ChangeMarks }, section: KeyedSection, k
 /** Marks a timer scheduled (`timer`) or fired or cancelled (null). */
 export function timerChanged(state: { changed?: ChangeMarks }, seq: number, timer: Timer | null): void {
   state.changed?.timers.set(seq, timer);
+}
+
+/** Marks an end-only list with an entry replaced in place (not appended or cut from the front). */
+export function listEdited(state: { changed?: ChangeMarks }, list: EndOnlyList): void {
+  state.changed?.edited.add(list);
 }

@@ -4,7 +4,7 @@
  *   pending_approval -> (approve) processing -> ... | (reject) failed (funds returned)
  * How a payout settles is planned at creation (outcome rules, magic account numbers, default).
  */
-import { touch } from "./changes.js";
+import { listEdited, touch } from "./changes.js";
 import { isoTime } from "./fields.js";
 import { z } from "./zod.js";
 import type { Payout } from "./records.js";
@@ -174,7 +174,7 @@ function fail(ctx: DomainContext, state: TenantState, payout: Payout, reason: st
   payout.processed_at = ctx.now;
   payout.error = reason;
   touch(state, "payouts", payout.reference);
-  releaseVolume(state.windows.payoutVolume, payout.reference);
+  if (releaseVolume(state.windows.payoutVolume, payout.reference)) listEdited(state, "payout_volume_entries");
   payoutSettled(ctx, state, payout);
   return payout;
 }

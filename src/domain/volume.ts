@@ -45,19 +45,24 @@ export function recordVolume(w: VolumeWindow, now: number, reference: string, am
   w.hourSum += amount;
 }
 
-/** A failed payout no longer counts toward either window (searched from the newest: failures are recent). */
-export function releaseVolume(w: VolumeWindow, reference: string): void {
+/**
+ * A failed payout no longer counts toward either window (searched from the newest: failures are recent).
+ * True when an entry was replaced (the `--data` store must be told: domain/changes.ts `listEdited`).
+ */
+export function releaseVolume(w: VolumeWindow, reference: string): boolean {
   for (let i = w.entries.length - 1; i >= w.dayStart; i--) {
     const e = w.entries[i]!;
     if (e.reference !== reference) continue;
     if (e.counted) {
-      // A new entry, not a change in place: the `--data` store finds changed entries by identity.
+      // A new entry (the `--data` store compares entries by identity), and the caller marks the list edited.
       w.entries[i] = { ...e, counted: false };
       w.daySum -= e.amount;
       if (i >= w.hourStart) w.hourSum -= e.amount;
+      return true;
     }
-    return;
+    return false;
   }
+  return false;
 }
 
 /** Refuses a payout that would take the rolling hour or day over its limit (failed payouts do not count). */

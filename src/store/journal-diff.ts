@@ -6,14 +6,16 @@
  *   them (domain/changes.ts) and the diff writes each marked record whole (an upsert). Timers are
  *   marked too, as scheduled or gone (the heap moves them around).
  * - Lists of records that never change in place (the ledger, the delivery log, the volume window, ...)
- *   are compared with the list as last written, element by element by identity: appends, entries cut
- *   from the front, entries replaced. Card transactions only grow, per card (a card is marked when
- *   they do).
+ *   are compared with the list as last written by identity: appends, entries cut from the front,
+ *   entries replaced. The bounded lists are compared element by element. The two that grow with the
+ *   merchant (domain/changes.ts END_ONLY) only at their ends, unless the domain marked an entry replaced:
+ *   comparing a 100k-entry ledger on every write was most of a `--data` payout's cost.
+ *   Card transactions only grow, per card (a card is marked when they do).
  * - Small sections (settings, clock, sequences, rules, timeline, ...) are compared as JSON text.
  *
  * A merchant whose state object was replaced (reset, snapshot PUT, a reload) is written whole (`doc`).
  */
-import { KEYED, noMarks, type ChangeMarks, type KeyedSection } from "../domain/changes.js";
+import { END_ONLY, KEYED, noMarks, type ChangeMarks, type EndOnlyList, type KeyedSection } from "../domain/changes.js";
 import type { ClockSettings, MerchantConfig, Timer } from "../domain/records.js";
 import { toSnapshot, type Snapshot } from "../domain/snapshot.js";
 import type { TenantState } from "../domain/state.js";
@@ -127,6 +129,27 @@ function diffList(written: unknown[], now: readonly unknown[]): ListEdit | null 
   return trim === 0 && set.length === 0 && push.length === 0 && cut === before ? null : { trim, set, cut, push };
 }
 
+/**
+ * diffList for a list that changed only at its ends since `written` (no entry replaced in place):
+ * O(entries cut + entries added). Null when nothing changed; undefined when the ends do not line up
+ * (the list was not changed that way), for the caller to compare it whole.
+ */
+function diffEnds(written: unknown[], now: readonly unknown[]): ListEdit | null | undefined {
+  let trim = 0;
+  if (written.length > 0 && now.length > 0 && now[0] !== written[0]) {
+    trim = written.indexOf(now[0]);
+    if (trim === -1) return undefined; // not an entry cut from the front: a list replaced, or all of it cut
+  }
+  const kept = written.length - trim;
+  if (kept > now.length || (kept > 0 && now[kept - 1] !== written[written.length - 1])) return undefined;
+  if (trim > 0) written.splice(0, trim);
+  const push = now.slice(kept);
+  for (const v of push) written.push(v);
+  return trim === 0 && push.length === 0 ? null : { trim, set: [], cut: kept, push };
+}
+
+const END_ONLY_LISTS: ReadonlySet<ListSection> = new Set<ListSection>(END_ONLY);
+
 /** What one merchant's store last wrote, to diff the next write against. */
 export class Tracker {
   private state: TenantState | null = null;
@@ -180,9 +203,13 @@ export class Tracker {
       if (records.length > 0) ops.push(["put", section, records]);
     }
     for (const l of LISTS) {
-      const edit = diffList(this.lists.get(l)!, listOf(m.state, l));
+      const written = this.lists.get(l)!;
+      const now = listOf(m.state, l);
+      const ends = END_ONLY_LISTS.has(l) && !this.marks.edited.has(l as EndOnlyList) ? diffEnds(written, now) : undefined;
+      const edit = ends === undefined ? diffList(written, now) : ends;
       if (edit) ops.push(["list", l, edit]);
     }
+    this.marks.edited.clear();
     const added: Timer[] = [];
     const removed: number[] = [];
     for (const [seq, timer] of this.marks.timers) {

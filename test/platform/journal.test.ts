@@ -95,6 +95,25 @@ describe("the --data journal", () => {
     expect(await loadedFrom(dir, m.id)).toEqual(documentOf(m.tenant));
   });
 
+  it("a payout that fails after a later one was made: its volume entry, replaced inside the window, is journaled", async () => {
+    // The volume window is diffed at its ends only (it grows with the merchant); the failure replaces an
+    // entry that is neither first nor last, which only the domain's mark (listEdited) tells the store.
+    const dir = await dataDir();
+    const { h } = await journaled(dir);
+    const m = await busy(h, 1_000_000);
+    const c = client(m);
+    await activity(m, 2);
+    expect((await c.payout({ reference: "fails-late", amount: 2_000, account_number: "0123450001" })).status).toBe(201);
+    expect((await c.payout({ reference: "settles", amount: 3_000 })).status).toBe(201);
+    expect((await m.call("POST", "/sandbox/v1/clock/advance", { body: { seconds: 60 } })).status).toBe(200);
+    const entries = m.tenant.state.windows.payoutVolume.entries;
+    const failed = entries.findIndex((e) => e.reference === "fails-late");
+    expect(entries[failed]).toMatchObject({ counted: false });
+    expect(failed).toBeGreaterThan(0);
+    expect(failed).toBeLessThan(entries.length - 1);
+    expect(await loadedFrom(dir, m.id)).toEqual(documentOf(m.tenant));
+  });
+
   it("a torn last line (a crash in mid-append) is dropped and cut off; the next writes go on from the good lines", async () => {
     const dir = await dataDir();
     const { h } = await journaled(dir);
