@@ -1,0 +1,176 @@
+// Where a request's time goes, the profile behind each miss named in bench/FAST-PATH.md (issue 17): a
+// built server under one burst of load, with V8's CPU profiler on, then again with GC tracing on.
+//
+//   node bench/profile.mjs [--route get|post|airtime|bare] [--seconds 4] [--data] [--cli dist/cli.mjs] [--top 15] [-- sandbox options]
+//
+// `bare` profiles bench/baseline.mjs (bare Hono) the same way, for comparison. `--data` starts the
+// sandbox with a fresh `--data` folder. Prints, for the burst:
+// - req/s and the server's CPU µs per request (from /proc, without the profiler: a separate burst);
+// - the busy time (idle excluded) split by where it ran: the socket write (writev, which every server
+//   pays), the garbage collector, Node's own modules, and each bundled package or source file (found
+//   from the `// path` comments esbuild puts before each module in dist/cli.mjs);
+// - the functions with the most self time;
+// - GC: scavenges per 1,000 requests, their mean pause, and what survived and was promoted per
+//   scavenge (--trace-gc-nvp): mid-lived data (kept for tens of milliseconds) is what makes them cost.
+// The profiler slows the server; compare shares, not absolute times, and profile on a quiet machine.
+import { spawn } from "node:child_process";
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { burst, PAYOUT, spawnServer, unlimitedMerchant, waitOk } from "./measure.mjs";
+
+const HERE = dirname(fileURLToPath(import.meta.url));
+const ROOT = join(HERE, "..");
+const arg = (name, fallback) => (process.argv.includes(name) ? process.argv[process.argv.indexOf(name) + 1] : fallback);
+const ROUTE = arg("--route", "get");
+const SECONDS = Number(arg("--seconds", 4));
+const CLI = resolve(arg("--cli", join(ROOT, "dist/cli.mjs")));
+const TOP = Number(arg("--top", 15));
+const DATA = process.argv.includes("--data");
+const NODE_FLAGS = (arg("--node", "") || "").split(" ").filter(Boolean); // e.g. --node "--no-parallel-scavenge"
+const EXTRA = process.argv.includes("--") ? process.argv.slice(process.argv.indexOf("--") + 1) : []; // e.g. -- --request-log 0
+if (!["get", "post", "airtime", "bare"].includes(ROUTE)) throw new Error("--route takes get, post, airtime or bare");
+
+const work = mkdtempSync(join(tmpdir(), "msb-profile-"));
+process.on("exit", () => rmSync(work, { recursive: true, force: true }));
+let nextPort = 20700 + Math.floor(Math.random() * 200);
+// bench/baseline.mjs has no SIGINT handler, and the profile is written only on a clean exit.
+const EXIT_ON_SIGINT = `data:text/javascript,process.on("SIGINT",()=>process.exit(0))`;
+
+/** The server, started with `nodeFlags`, and the request to load it with. */
+async function start(nodeFlags) {
+  const port = nextPort++;
+  const bare = ROUTE === "bare";
+  const data = DATA ? ["--data", mkdtempSync(join(work, "data-"))] : [];
+  const args = bare ? ["--import", EXIT_ON_SIGINT, ...NODE_FLAGS, ...nodeFlags, join(HERE, "baseline.mjs"), String(port)] : [...NODE_FLAGS, ...nodeFlags, CLI, "start", "--port", String(port), ...data, ...EXTRA];
+  const child = spawn(process.execPath, args, { cwd: ROOT, detached: true, stdio: ["ignore", "pipe", "pipe"] });
+  let out = "";
+  child.stdout.on("data", (d) => (out += d));
+  child.stderr.on("data", () => undefined);
+  const base = `http://127.0.0.1:${port}`;
+  await waitOk(bare ? `${base}/` : `${base}/health`);
+  const headers = bare ? {} : await unlimitedMerchant(base);
+  const request =
+    ROUTE === "post"
+      ? { url: `${base}/api/v1/payout/transfer`, method: "POST", headers, body: PAYOUT }
+      : ROUTE === "airtime"
+        ? { url: `${base}/api/v1/vtu/airtime`, method: "POST", headers, body: JSON.stringify({ network: "mtn", phone: "08031234567", amount: 100 }) }
+        : { url: `${base}/api/v1/wallet/balance`, headers };
+  const server = { pid: child.pid };
+  return {
+    server,
+    request,
+    output: () => out,
+    stop: () => new Promise((done) => (child.once("exit", done), process.kill(child.pid, "SIGINT"))),
+  };
+}
+
+// ---- where each line of the bundle comes from ---------------------------------------------------------
+
+/** Line number -> module, from esbuild's `// node_modules/x/y.js` and `// src/x.ts` comments. */
+function moduleLines(file) {
+  const starts = [];
+  readFileSync(file, "utf8")
+    .split("\n")
+    .forEach((line, i) => {
+      const m = /^\/\/ ((?:node_modules|src)\/\S+)$/.exec(line);
+      if (m) starts.push([i, m[1]]);
+    });
+  return (line) => {
+    let lo = 0;
+    let hi = starts.length - 1;
+    let found = "(bundle)";
+    while (lo <= hi) {
+      const mid = (lo + hi) >> 1;
+      if (starts[mid][0] <= line) (found = starts[mid][1]), (lo = mid + 1);
+      else hi = mid - 1;
+    }
+    return found;
+  };
+}
+
+/** A module named for the table: a package (node_modules/@scope/name) or a source file. */
+function groupOf(url, line, bundled) {
+  if (url.startsWith("node:") || url === "") return "node (http, streams, ...)";
+  if (url.endsWith("/dist/cli.mjs")) {
+    const path = bundled(line);
+    const pkg = /^node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(path);
+    return pkg ? pkg[1] : path;
+  }
+  const pkg = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(url);
+  return pkg ? pkg[1] : url.replace(/^file:\/\//, "");
+}
+
+// ---- the CPU profile -----------------------------------------------------------------------------------
+
+async function cpuProfile() {
+  const dir = join(work, "cpu");
+  const s = await start(["--cpu-prof", "--cpu-prof-dir", dir]);
+  await burst(s.server, s.request, 1); // warm-up: JIT and caches
+  const r = await burst(s.server, s.request, SECONDS);
+  await s.stop();
+  const profile = JSON.parse(readFileSync(join(dir, readdirSync(dir)[0]), "utf8"));
+  const bundled = ROUTE === "bare" ? () => "" : moduleLines(CLI);
+  const byId = new Map(profile.nodes.map((n) => [n.id, n]));
+  const self = new Map();
+  const groups = new Map();
+  let busy = 0;
+  profile.samples.forEach((id, i) => {
+    const dt = profile.timeDeltas[i] ?? 0;
+    const { functionName, url, lineNumber } = byId.get(id).callFrame;
+    if (functionName === "(idle)") return;
+    busy += dt;
+    const group =
+      functionName === "writev" || functionName === "writeUtf8String" || functionName === "writeBuffer"
+        ? "socket write (writev)"
+        : functionName === "(garbage collector)"
+          ? "garbage collector"
+          : functionName === "(program)"
+            ? "(program: V8 and native)"
+            : groupOf(url, lineNumber, bundled);
+    groups.set(group, (groups.get(group) ?? 0) + dt);
+    const where = url.endsWith("/dist/cli.mjs") ? bundled(lineNumber) : url.replace(/^.*node_modules\//, "");
+    const key = `${functionName || "(anonymous)"}  ${where}`;
+    self.set(key, (self.get(key) ?? 0) + dt);
+  });
+  return { requests: r.rps * SECONDS, busy, groups, self };
+}
+
+// ---- GC ------------------------------------------------------------------------------------------------
+
+async function gcTrace() {
+  const s = await start(["--trace-gc-nvp"]);
+  await burst(s.server, s.request, 1);
+  const from = s.output().length;
+  const r = await burst(s.server, s.request, SECONDS);
+  const lines = s.output().slice(from).split("\n");
+  await s.stop();
+  const nvp = (line) => Object.fromEntries(line.trim().split(/\s+/).map((kv) => kv.split("=")).filter((kv) => kv.length === 2).map(([k, v]) => [k, Number(v)]));
+  const scavenges = lines.filter((l) => /\bgc=s\b/.test(l)).map(nvp);
+  const marks = lines.filter((l) => /\bgc=(mc|mmc)\b/.test(l)).map(nvp);
+  const sum = (xs, k) => xs.reduce((a, x) => a + (x[k] ?? 0), 0);
+  const requests = r.rps * SECONDS;
+  return { requests, cpuUs: r.cpuUsPerRequest, scavenges, marks, sum };
+}
+
+const gc = await gcTrace();
+const cpu = await cpuProfile();
+const pct = (x) => `${((100 * x) / cpu.busy).toFixed(1)}%`;
+const label = ROUTE === "bare" ? "bare Hono GET" : `${ROUTE}${DATA ? " --data" : ""}${EXTRA.length ? ` ${EXTRA.join(" ")}` : ""}`;
+console.log(`# ${label}: ${Math.round(gc.requests / SECONDS).toLocaleString("en-US")} req/s, ${gc.cpuUs.toFixed(1)} µs of server CPU per request (burst without the profiler)\n`);
+console.log("Busy time (idle excluded), by where it ran:\n");
+console.log("| Where | share |\n|---|---:|");
+for (const [g, t] of [...cpu.groups].sort((a, b) => b[1] - a[1]).slice(0, TOP + 5)) console.log(`| ${g} | ${pct(t)} |`);
+console.log(`\nFunctions with the most self time:\n`);
+console.log("| Function  module | share |\n|---|---:|");
+for (const [k, t] of [...cpu.self].sort((a, b) => b[1] - a[1]).slice(0, TOP)) console.log(`| ${k} | ${pct(t)} |`);
+const n = gc.scavenges.length;
+console.log(
+  `\nGC over ${Math.round(gc.requests).toLocaleString("en-US")} requests: ${((1000 * n) / gc.requests).toFixed(2)} scavenges per 1,000 requests, ` +
+    `mean pause ${(gc.sum(gc.scavenges, "pause") / Math.max(1, n)).toFixed(2)} ms, ` +
+    `survived ${Math.round(gc.sum(gc.scavenges, "new_space_survived") / Math.max(1, n) / 1024)} KB and promoted ${Math.round(gc.sum(gc.scavenges, "promoted") / Math.max(1, n) / 1024)} KB per scavenge; ` +
+    `${gc.marks.length} mark-compacts (${gc.sum(gc.marks, "pause").toFixed(1)} ms). ` +
+    `GC pauses per request: ${((1000 * (gc.sum(gc.scavenges, "pause") + gc.sum(gc.marks, "pause"))) / gc.requests).toFixed(2)} µs.`,
+);
+process.exit(0);
