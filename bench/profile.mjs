@@ -1,11 +1,12 @@
 // Where a request's time goes, the profile behind each miss named in bench/FAST-PATH.md (issue 17): a
-// built server under one burst of load, with V8's CPU profiler on, then again with GC tracing on.
+// built server, GC tracing on, under one burst of load measured as is, then one more with V8's CPU
+// profiler on, in the same process.
 //
 //   node bench/profile.mjs [--route get|post|airtime|bare] [--seconds 4] [--data] [--cli dist/cli.mjs] [--top 15] [-- sandbox options]
 //
 // `bare` profiles bench/baseline.mjs (bare Hono) the same way, for comparison. `--data` starts the
 // sandbox with a fresh `--data` folder. Prints, for the burst:
-// - req/s and the server's CPU µs per request (from /proc, without the profiler: a separate burst);
+// - req/s and the server's CPU µs per request (from /proc, over the burst without the profiler);
 // - the busy time (idle excluded) split by where it ran: the socket write (writev, which every server
 //   pays), the garbage collector, Node's own modules, and each bundled package or source file (found
 //   from the `// path` comments esbuild puts before each module in dist/cli.mjs);
@@ -35,18 +36,33 @@ if (!["get", "post", "airtime", "bare"].includes(ROUTE)) throw new Error("--rout
 const work = mkdtempSync(join(tmpdir(), "msb-profile-"));
 process.on("exit", () => rmSync(work, { recursive: true, force: true }));
 let nextPort = 20700 + Math.floor(Math.random() * 200);
-// bench/baseline.mjs has no SIGINT handler, and the profile is written only on a clean exit.
-const EXIT_ON_SIGINT = `data:text/javascript,process.on("SIGINT",()=>process.exit(0))`;
+// Loaded into the server with --import: SIGUSR2 starts V8's CPU profiler, the next SIGUSR2 writes the
+// profile to the file named by MSB_PROFILE_OUT and exits. So one process gives the burst without the
+// profiler, its GC trace and the profile: a process's GC can settle into one of two regimes (FAST-PATH.md).
+const PROFILER = `data:text/javascript,${encodeURIComponent(`
+import { Session } from "node:inspector";
+import { writeFileSync } from "node:fs";
+const s = new Session(); s.connect();
+const post = (m, p = {}) => new Promise((ok, fail) => s.post(m, p, (e, r) => (e ? fail(e) : ok(r))));
+let on = false;
+process.on("SIGUSR2", async () => {
+  if (!on) { on = true; await post("Profiler.enable"); await post("Profiler.start"); process.stdout.write("PROFILER ON\\n"); return; }
+  const { profile } = await post("Profiler.stop");
+  writeFileSync(process.env.MSB_PROFILE_OUT, JSON.stringify(profile));
+  process.exit(0);
+});`)}`;
 
-/** The server, started with `nodeFlags`, and the request to load it with. */
-async function start(nodeFlags) {
+/** The server, started with the profiler hook and GC tracing, and the request to load it with. */
+async function start() {
   const port = nextPort++;
   const bare = ROUTE === "bare";
   const data = DATA ? ["--data", mkdtempSync(join(work, "data-"))] : [];
-  const args = bare ? ["--import", EXIT_ON_SIGINT, ...NODE_FLAGS, ...nodeFlags, join(HERE, "baseline.mjs"), String(port)] : [...NODE_FLAGS, ...nodeFlags, CLI, "start", "--port", String(port), ...data, ...EXTRA];
-  const child = spawn(process.execPath, args, { cwd: ROOT, detached: true, stdio: ["ignore", "pipe", "pipe"] });
-  let out = "";
-  child.stdout.on("data", (d) => (out += d));
+  const flags = ["--trace-gc-nvp", "--import", PROFILER, ...NODE_FLAGS];
+  const args = bare ? [...flags, join(HERE, "baseline.mjs"), String(port)] : [...flags, CLI, "start", "--port", String(port), ...data, ...EXTRA];
+  const out = join(work, "cpu.json");
+  const child = spawn(process.execPath, args, { cwd: ROOT, detached: true, stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, MSB_PROFILE_OUT: out } });
+  let text = "";
+  child.stdout.on("data", (d) => (text += d));
   child.stderr.on("data", () => undefined);
   const base = `http://127.0.0.1:${port}`;
   await waitOk(bare ? `${base}/` : `${base}/health`);
@@ -57,12 +73,21 @@ async function start(nodeFlags) {
       : ROUTE === "airtime"
         ? { url: `${base}/api/v1/vtu/airtime`, method: "POST", headers, body: JSON.stringify({ network: "mtn", phone: "08031234567", amount: 100 }) }
         : { url: `${base}/api/v1/wallet/balance`, headers };
-  const server = { pid: child.pid };
+  const exited = new Promise((done) => child.once("exit", done));
   return {
-    server,
+    server: { pid: child.pid },
     request,
-    output: () => out,
-    stop: () => new Promise((done) => (child.once("exit", done), process.kill(child.pid, "SIGINT"))),
+    output: () => text,
+    startProfiler: async () => {
+      process.kill(child.pid, "SIGUSR2");
+      while (!text.includes("PROFILER ON")) await new Promise((r) => setTimeout(r, 20));
+    },
+    /** Stops the profiler, and with it the server; the profile. */
+    profile: async () => {
+      process.kill(child.pid, "SIGUSR2");
+      await exited;
+      return JSON.parse(readFileSync(out, "utf8"));
+    },
   };
 }
 
@@ -102,15 +127,9 @@ function groupOf(url, line, bundled) {
   return pkg ? pkg[1] : url.replace(/^file:\/\//, "");
 }
 
-// ---- the CPU profile -----------------------------------------------------------------------------------
+// ---- one process: a burst measured, then a burst profiled ------------------------------------------
 
-async function cpuProfile() {
-  const dir = join(work, "cpu");
-  const s = await start(["--cpu-prof", "--cpu-prof-dir", dir]);
-  await burst(s.server, s.request, 1); // warm-up: JIT and caches
-  const r = await burst(s.server, s.request, SECONDS);
-  await s.stop();
-  const profile = JSON.parse(readFileSync(join(dir, readdirSync(dir)[0]), "utf8"));
+function summarise(profile) {
   const bundled = ROUTE === "bare" ? () => "" : moduleLines(CLI);
   const byId = new Map(profile.nodes.map((n) => [n.id, n]));
   const self = new Map();
@@ -134,31 +153,30 @@ async function cpuProfile() {
     const key = `${functionName || "(anonymous)"}  ${where}`;
     self.set(key, (self.get(key) ?? 0) + dt);
   });
-  return { requests: r.rps * SECONDS, busy, groups, self };
+  return { busy, groups, self };
 }
 
-// ---- GC ------------------------------------------------------------------------------------------------
+const nvp = (line) => Object.fromEntries(line.trim().split(/\s+/).map((kv) => kv.split("=")).filter((kv) => kv.length === 2).map(([k, v]) => [k, Number(v)]));
+const sum = (xs, k) => xs.reduce((a, x) => a + (x[k] ?? 0), 0);
 
-async function gcTrace() {
-  const s = await start(["--trace-gc-nvp"]);
-  await burst(s.server, s.request, 1);
-  const from = s.output().length;
-  const r = await burst(s.server, s.request, SECONDS);
-  const lines = s.output().slice(from).split("\n");
-  await s.stop();
-  const nvp = (line) => Object.fromEntries(line.trim().split(/\s+/).map((kv) => kv.split("=")).filter((kv) => kv.length === 2).map(([k, v]) => [k, Number(v)]));
-  const scavenges = lines.filter((l) => /\bgc=s\b/.test(l)).map(nvp);
-  const marks = lines.filter((l) => /\bgc=(mc|mmc)\b/.test(l)).map(nvp);
-  const sum = (xs, k) => xs.reduce((a, x) => a + (x[k] ?? 0), 0);
-  const requests = r.rps * SECONDS;
-  return { requests, cpuUs: r.cpuUsPerRequest, scavenges, marks, sum };
-}
-
-const gc = await gcTrace();
-const cpu = await cpuProfile();
+const s = await start();
+await burst(s.server, s.request, 1); // warm-up: JIT and caches
+const from = s.output().length;
+const measured = await burst(s.server, s.request, SECONDS);
+const traced = s.output().slice(from).split("\n");
+await s.startProfiler();
+await burst(s.server, s.request, SECONDS);
+const cpu = summarise(await s.profile());
+const gc = {
+  requests: measured.rps * SECONDS,
+  cpuUs: measured.cpuUsPerRequest,
+  scavenges: traced.filter((l) => /\bgc=s\b/.test(l)).map(nvp),
+  marks: traced.filter((l) => /\bgc=(mc|mmc)\b/.test(l)).map(nvp),
+  sum,
+};
 const pct = (x) => `${((100 * x) / cpu.busy).toFixed(1)}%`;
 const label = ROUTE === "bare" ? "bare Hono GET" : `${ROUTE}${DATA ? " --data" : ""}${EXTRA.length ? ` ${EXTRA.join(" ")}` : ""}`;
-console.log(`# ${label}: ${Math.round(gc.requests / SECONDS).toLocaleString("en-US")} req/s, ${gc.cpuUs.toFixed(1)} µs of server CPU per request (burst without the profiler)\n`);
+console.log(`# ${label}: ${Math.round(gc.requests / SECONDS).toLocaleString("en-US")} req/s, ${gc.cpuUs.toFixed(1)} µs of server CPU per request (a burst without the profiler; the shares below are from the next burst, profiled, in the same process)\n`);
 console.log("Busy time (idle excluded), by where it ran:\n");
 console.log("| Where | share |\n|---|---:|");
 for (const [g, t] of [...cpu.groups].sort((a, b) => b[1] - a[1]).slice(0, TOP + 5)) console.log(`| ${g} | ${pct(t)} |`);
@@ -172,5 +190,18 @@ console.log(
     `survived ${Math.round(gc.sum(gc.scavenges, "new_space_survived") / Math.max(1, n) / 1024)} KB and promoted ${Math.round(gc.sum(gc.scavenges, "promoted") / Math.max(1, n) / 1024)} KB per scavenge; ` +
     `${gc.marks.length} mark-compacts (${gc.sum(gc.marks, "pause").toFixed(1)} ms). ` +
     `GC pauses per request: ${((1000 * (gc.sum(gc.scavenges, "pause") + gc.sum(gc.marks, "pause"))) / gc.requests).toFixed(2)} µs.`,
+);
+// The figures as one JSON line, for bench/report.mjs: µs per request of each group (CPU per request x share).
+const usOf = (t) => Number(((gc.cpuUs * t) / cpu.busy).toFixed(2));
+console.log(
+  JSON.stringify({
+    route: ROUTE,
+    data: DATA,
+    cpu_us: Number(gc.cpuUs.toFixed(2)),
+    us: Object.fromEntries([...cpu.groups].map(([g, t]) => [g, usOf(t)])),
+    gc_pause_us: Number(((1000 * (gc.sum(gc.scavenges, "pause") + gc.sum(gc.marks, "pause"))) / gc.requests).toFixed(2)),
+    survived_kb: Math.round(gc.sum(gc.scavenges, "new_space_survived") / Math.max(1, n) / 1024),
+    promoted_kb: Math.round(gc.sum(gc.scavenges, "promoted") / Math.max(1, n) / 1024),
+  }),
 );
 process.exit(0);

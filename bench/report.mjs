@@ -46,19 +46,31 @@ export function writeResults(file, r) {
   const compacting = r.dataStore.filter((d) => d.mode === "data, compacting");
   const worstStall = Math.max(...r.dataStore.filter((d) => d.mode !== "memory").map((d) => d.loop_max_ms));
   const soak = r.soak;
+  // bench/profile.mjs's figures (µs per request by where it ran), for the throughput misses' causes.
+  const profiles = (r.profiles ?? []).map((p) => ({ ...p, figures: JSON.parse(p.text.split("\n").find((l) => l.startsWith("{")) ?? "null") }));
+  const profileOf = (route, data = false) => profiles.find((p) => p.figures?.route === route && p.figures.data === data)?.figures;
+  const split = (f) => {
+    if (!f) return "no profile";
+    const us = (g) => f.us[g] ?? 0;
+    const node = us("socket write (writev)") + us("node (http, streams, ...)");
+    const lib = Object.entries(f.us).filter(([g]) => !g.startsWith("src/") && !g.startsWith("(") && !g.startsWith("node (") && !g.startsWith("socket") && g !== "garbage collector").reduce((a, [, v]) => a + v, 0);
+    const ours = Object.entries(f.us).filter(([g]) => g.startsWith("src/")).reduce((a, [, v]) => a + v, 0);
+    return `of ${fmt(f.cpu_us)} µs (${fmt(f.cpu_us - ours)} µs without the sandbox's own code): the socket write and Node's HTTP ${fmt(node)} µs, garbage collection ${fmt(us("garbage collector"))} µs (${f.survived_kb} KB surviving each scavenge, ${f.promoted_kb} KB promoted), packages (hono, its node adapter, zod) ${fmt(lib)} µs, the sandbox's own code ${fmt(ours)} µs`;
+  };
+  const bare = profileOf("bare");
 
   const targets = [
     {
       target: "Authenticated GET >= 0.70x bare Hono's GET (request log on)",
       measured: `${quartiles(ourGet.ratio)}x`,
       met: ourGet.ratio.median >= 0.7,
-      note: `Server CPU per request: ${fmt(ourGet.cpu)} µs against bare Hono's ${fmt(base.cpu)} µs. The GET path (auth digests, the Hono route stack, the request log, the node adapter) is the fast-path part of issue 17, measured here as it stands on this branch.`,
+      note: `Server CPU per request: ${fmt(ourGet.cpu)} µs against bare Hono's ${fmt(base.cpu)} µs; 0.70x would be about ${fmt(base.cpu / 0.7)} µs. Profiled (below), ${split(profileOf("get"))}; bare Hono ${split(bare)}. GC depends on the process's regime (bench/FAST-PATH.md): the request log's 500 entries of about 1 KB survive every scavenge, and in some processes, with or without the log, about 1.7 MB is promoted per scavenge (cause not found).`,
     },
     {
       target: "Payout POST >= 0.30x bare Hono's GET (stretch 0.35)",
       measured: `${quartiles(ourPost.ratio)}x`,
       met: ourPost.ratio.median >= 0.3,
-      note: `Server CPU per request: ${fmt(ourPost.cpu)} µs against ${fmt(ourGet.cpu)} µs for the GET: the body read, zod, the domain call and the garbage of growing state. The fast-path part of issue 17.`,
+      note: `Server CPU per request: ${fmt(ourPost.cpu)} µs; 0.30x would be about ${fmt(base.cpu / 0.3)} µs. Profiled (below), ${split(profileOf("post"))}. Each payout keeps a record, ledger entries, a volume entry, a timer and a request log entry, which GC copies and promotes.`,
     },
     ...peerMultiples.map((p) => ({
       target: `>= 8x ${p.name} on the same GET`,
@@ -194,6 +206,11 @@ export function writeResults(file, r) {
     "",
     `${compacting.length} compaction run(s) measured.`,
     "",
+    "## Where the time goes",
+    "",
+    "`bench/profile.mjs`, one process per route: a burst measured (CPU per request, GC trace), then a burst with V8's CPU profiler, whose busy time is split by where it ran (the bundle's modules are told apart by esbuild's comments). The profiler slows the server: compare shares.",
+    "",
+    ...profiles.flatMap((p) => [`Command: \`${p.command}\``, "", ...p.text.split("\n").filter((l) => !l.startsWith("{")).map((l) => l.replace(/^# /, "### ")), ""]),
     "## Against the targets",
     "",
     "| Target | Measured | Met? | When missed: the measured cause |",

@@ -41,6 +41,7 @@ export const METHOD = {
   rounds: QUICK ? 3 : 7,
   coldRounds: QUICK ? 3 : 11,
   dataSeconds: QUICK ? 1 : 3,
+  profileSeconds: QUICK ? 1 : 3,
   soakMinutes: SOAK_MINUTES,
   soakRates: { get: 1_000, payout: 200 },
 };
@@ -174,16 +175,20 @@ async function startPeer(peer) {
 }
 
 /** Runs a node script to its end and parses the JSON lines it prints. */
-function runNode(args) {
+/** A node script's JSON lines. */
+const runNode = async (args) =>
+  (await runText(args))
+    .split("\n")
+    .filter((l) => l.startsWith("{"))
+    .map((l) => JSON.parse(l));
+
+/** A node script's standard output. */
+function runText(args) {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, args, { cwd: ROOT, stdio: ["ignore", "pipe", "inherit"] });
     let out = "";
     child.stdout.on("data", (d) => (out += d));
-    child.once("exit", (code) =>
-      code === 0
-        ? resolve(out.trim().split("\n").filter((l) => l.startsWith("{")).map((l) => JSON.parse(l)))
-        : reject(new Error(`${args.join(" ")}: exit ${code}`)),
-    );
+    child.once("exit", (code) => (code === 0 ? resolve(out.trim()) : reject(new Error(`${args.join(" ")}: exit ${code}`))));
   });
 }
 
@@ -319,6 +324,14 @@ try {
   results.peerFailures = peers.filter((p) => p.failed).map((p) => ({ name: p.peer.name, failed: p.failed }));
 } finally {
   await Promise.all(running.map((s) => s.server.stop()));
+}
+
+// Where the time goes, the cause behind each throughput miss: bench/profile.mjs, a process of its own per route.
+results.profiles = [];
+for (const [route, ...extra] of [["bare"], ["get"], ["post"], ["post", "--data"]]) {
+  const args = ["--route", route, "--seconds", String(METHOD.profileSeconds), "--top", "12", ...extra];
+  results.profiles.push({ command: `node bench/profile.mjs ${args.join(" ")}`, text: await runText([join(HERE, "profile.mjs"), ...args]) });
+  log("profiled", route, ...extra);
 }
 
 results.requestLog = await requestLogCost();
