@@ -1,8 +1,9 @@
-// Bundles the CLI (src/main.ts -> dist/cli.mjs) with esbuild. A script rather than the esbuild command
-// line because of one plugin: cold start pays to parse every byte of the bundle, and zod's 60-odd
-// message locales were a fifth of it (368 KB) while the sandbox only ever uses the English one,
-// which zod registers by itself (classic/schemas.js imports locales/en.js directly). The `locales`
-// namespace zod re-exports is swapped for one holding English alone; messages stay identical.
+// Bundles the CLI (src/main.ts -> dist/cli.cjs, started by dist/cli.mjs) with esbuild, and writes
+// the bundle's V8 code cache (see tools/cli-loader.mjs). A script rather than the esbuild command
+// line because of those two steps and one plugin: cold start pays to parse every byte of the bundle,
+// and zod's 60-odd message locales were a fifth of it (368 KB) while the sandbox only ever uses the
+// English one, which zod registers by itself (classic/schemas.js imports locales/en.js directly). The
+// `locales` namespace zod re-exports is swapped for one holding English alone; messages stay identical.
 import { build } from "esbuild";
 import { spawn } from "node:child_process";
 import { chmodSync, copyFileSync, existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -54,14 +55,17 @@ await warmCodeCache();
  */
 async function warmCodeCache() {
   const [demo] = JSON.parse(readFileSync("fixtures/merchants.json", "utf8"));
-  const child = spawn(process.execPath, ["dist/cli.mjs", "start", "--port", "0", "--host", "127.0.0.1"], { stdio: ["ignore", "pipe", "inherit"] });
+  // The defaults, whatever the builder's shell holds (a MERCHANT_SANDBOX_DATA must not be written to).
+  const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith("MERCHANT_SANDBOX_")));
+  const child = spawn(process.execPath, ["dist/cli.mjs", "start", "--port", "0", "--host", "127.0.0.1"], { env, stdio: ["ignore", "pipe", "inherit"] });
   const deadline = Date.now() + 30_000;
   try {
     let out = "";
     child.stdout.on("data", (d) => (out += d));
     while (!/listening on (\S+)/.test(out) && Date.now() < deadline && child.exitCode === null) await sleep(20);
     const url = /listening on (\S+)/.exec(out)?.[1];
-    if (url) await (await fetch(`${url}/api/v1/wallet/balance`, { headers: { "x-api-key": demo.api_key, "x-api-secret": demo.api_secret } })).arrayBuffer();
+    const headers = { "x-api-key": demo.api_key, "x-api-secret": demo.api_secret };
+    if (url) await fetch(`${url}/api/v1/wallet/balance`, { headers }).then((res) => res.arrayBuffer(), () => undefined);
     while (url && !existsSync("dist/cli.cjs.cache") && Date.now() < deadline && child.exitCode === null) await sleep(50);
   } finally {
     child.kill();
