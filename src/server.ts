@@ -116,8 +116,8 @@ export async function startServer(settings: Settings): Promise<RunningSandbox> {
     tryItMerchant: demo[0]?.merchant_id,
   });
   // The server is made before the demo's activity and listens after it: making it swaps in
-  // @hono/node-server's lighter Request and Response, so the activity does not build WHATWG ones
-  // (undici's streams) that no real request needs.
+  // @hono/node-server's Request and Response, so the activity's answers are the light Response every
+  // real request gets rather than undici's, with its streams (a cold start cost).
   const server: ServerType = createAdaptorServer({ fetch: app.fetch, hostname: settings.host });
   for (const m of demo) if (created.some((t) => t.id === m.merchant_id)) await runDemoActivity(app, m);
   for (const tenant of registry.list()) {
