@@ -2,7 +2,7 @@
  * Builds a sandbox from settings: the registry (saved merchants from `--data`, the demo merchant,
  * scenarios), the runtime, the app; and serves it over HTTP until closed.
  */
-import { serve, type ServerType } from "@hono/node-server";
+import { createAdaptorServer, type ServerType } from "@hono/node-server";
 import { createHash } from "node:crypto";
 import type { AddressInfo } from "node:net";
 import { resolve } from "node:path";
@@ -115,15 +115,19 @@ export async function startServer(settings: Settings): Promise<RunningSandbox> {
     snapshotLimitBytes: Math.round(settings.snapshot_limit_mb * 1024 * 1024),
     tryItMerchant: demo[0]?.merchant_id,
   });
+  // The server is made before the demo's activity and listens after it: making it swaps in
+  // @hono/node-server's Request and Response, so the activity's answers are the light Response every
+  // real request gets rather than undici's, with its streams (a cold start cost).
+  const server: ServerType = createAdaptorServer({ fetch: app.fetch, hostname: settings.host });
   for (const m of demo) if (created.some((t) => t.id === m.merchant_id)) await runDemoActivity(app, m);
   for (const tenant of registry.list()) {
     runtime.driver.arm(tenant); // restored timers resume
     void runtime.dispatcher.drain(tenant); // events saved before their first attempt started
   }
 
-  const server: ServerType = await new Promise((done, reject) => {
-    const s = serve({ fetch: app.fetch, hostname: settings.host, port: settings.port }, () => done(s));
-    s.once("error", (err) => reject(listenError(err as NodeJS.ErrnoException, settings)));
+  await new Promise<void>((done, reject) => {
+    server.once("error", (err) => reject(listenError(err as NodeJS.ErrnoException, settings)));
+    server.listen(settings.port, settings.host, () => done());
   });
   const { port } = server.address() as AddressInfo;
   const host = settings.host.includes(":") ? `[${settings.host}]` : settings.host;

@@ -1,9 +1,13 @@
-// Bundles the CLI (src/main.ts -> dist/cli.mjs) with esbuild. A script rather than the esbuild command
-// line because of one plugin: cold start pays to parse every byte of the bundle, and zod's 60-odd
-// message locales were a fifth of it (368 KB) while the sandbox only ever uses the English one,
-// which zod registers by itself (classic/schemas.js imports locales/en.js directly). The `locales`
-// namespace zod re-exports is swapped for one holding English alone; messages stay identical.
+// Bundles the CLI (src/main.ts -> dist/cli.cjs, started by dist/cli.mjs) with esbuild, and writes
+// the bundle's V8 code cache (see tools/cli-loader.mjs). A script rather than the esbuild command
+// line because of those two steps and one plugin: cold start pays to parse every byte of the bundle,
+// and zod's 60-odd message locales were a fifth of it (368 KB) while the sandbox only ever uses the
+// English one, which zod registers by itself (classic/schemas.js imports locales/en.js directly). The
+// `locales` namespace zod re-exports is swapped for one holding English alone; messages stay identical.
 import { build } from "esbuild";
+import { spawn } from "node:child_process";
+import { chmodSync, copyFileSync, existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { setTimeout as sleep } from "node:timers/promises";
 import { dirname, join } from "node:path";
 
 const zodLocalesEnglishOnly = {
@@ -22,14 +26,49 @@ const zodLocalesEnglishOnly = {
   },
 };
 
-await build({
+// CommonJS, for V8's code cache (see tools/cli-loader.mjs, which becomes dist/cli.mjs). The sources
+// are ES modules: `import.meta.url` becomes the bundle's own URL, and the loader runs it strict.
+const { outputFiles } = await build({
   entryPoints: ["src/main.ts"],
   bundle: true,
   platform: "node",
-  format: "esm",
+  format: "cjs",
   target: "node20",
   logLevel: "warning",
-  outfile: "dist/cli.mjs",
-  banner: { js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);" },
+  outfile: "dist/cli.cjs",
+  write: false,
+  define: { "import.meta.url": "__import_meta_url" },
+  banner: { js: 'var __import_meta_url = require("node:url").pathToFileURL(__filename).href;' },
   plugins: [zodLocalesEnglishOnly],
 });
+// The loader wraps the bundle in a function: src/main.ts's `#!` line is the loader's to keep.
+writeFileSync("dist/cli.cjs", outputFiles[0].text.replace(/^#!.*\n/, ""));
+rmSync("dist/cli.cjs.cache", { force: true });
+copyFileSync("tools/cli-loader.mjs", "dist/cli.mjs");
+chmodSync("dist/cli.mjs", 0o755);
+await warmCodeCache();
+
+/**
+ * Writes dist/cli.cjs.cache the way an install would: a `start` of the built CLI on a free port,
+ * the demo merchant's balance asked for, and the loader left to write the cache it then holds.
+ * A build that cannot make it (no loopback, a slow machine) still works: the CLI compiles from source.
+ */
+async function warmCodeCache() {
+  const [demo] = JSON.parse(readFileSync("fixtures/merchants.json", "utf8"));
+  // The defaults, whatever the builder's shell holds (a MERCHANT_SANDBOX_DATA must not be written to).
+  const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith("MERCHANT_SANDBOX_")));
+  const child = spawn(process.execPath, ["dist/cli.mjs", "start", "--port", "0", "--host", "127.0.0.1"], { env, stdio: ["ignore", "pipe", "inherit"] });
+  const deadline = Date.now() + 30_000;
+  try {
+    let out = "";
+    child.stdout.on("data", (d) => (out += d));
+    while (!/listening on (\S+)/.test(out) && Date.now() < deadline && child.exitCode === null) await sleep(20);
+    const url = /listening on (\S+)/.exec(out)?.[1];
+    const headers = { "x-api-key": demo.api_key, "x-api-secret": demo.api_secret };
+    if (url) await fetch(`${url}/api/v1/wallet/balance`, { headers }).then((res) => res.arrayBuffer(), () => undefined);
+    while (url && !existsSync("dist/cli.cjs.cache") && Date.now() < deadline && child.exitCode === null) await sleep(50);
+  } finally {
+    child.kill();
+  }
+  if (!existsSync("dist/cli.cjs.cache")) console.warn("build-cli: no code cache was written; the CLI will compile from source");
+}

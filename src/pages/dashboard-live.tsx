@@ -14,7 +14,13 @@ import { createRequire } from "node:module";
  * offline and needs no script route. Resolved from this module (src/, dist/ or the CLI bundle), so it
  * is read from the installed dependency wherever the package runs.
  */
-export const IDIOMORPH_SCRIPT = readFileSync(createRequire(import.meta.url).resolve("idiomorph/dist/idiomorph.min.js"), "utf8");
+export function idiomorphScript(): string {
+  // Read on the first dashboard page, not at module load: resolving the package walks node_modules
+  // (~2-10 ms of every cold start, for a page most starts never serve).
+  idiomorph ??= readFileSync(createRequire(import.meta.url).resolve("idiomorph/dist/idiomorph.min.js"), "utf8");
+  return idiomorph;
+}
+let idiomorph: string | undefined;
 
 /** A strong validator for one rendered fragment: the same HTML, the same tag. */
 export const etagOf = (html: string) => `"${createHash("sha256").update(html).digest("base64url")}"`;

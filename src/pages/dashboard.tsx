@@ -19,7 +19,7 @@ import type { DoctorDesk } from "../doctor/desk.js";
 import { WebhookDoctor } from "./dashboard-doctor.js";
 import { baseUrl } from "../http/base-url.js";
 import { ApiKeys, SandboxSettings, SETTINGS_SCRIPT, WebhookSettings } from "./dashboard-settings.js";
-import { IDIOMORPH_SCRIPT, LIVE_SCRIPT, LiveLine, etagOf, isFresh } from "./dashboard-live.js";
+import { LIVE_SCRIPT, LiveLine, etagOf, idiomorphScript, isFresh } from "./dashboard-live.js";
 import { ACTIONS_SCRIPT } from "./dashboard-actions.js";
 import { Events } from "./dashboard-events.js";
 import { readTimeZone, TimeZone } from "./dashboard-tables.js";
@@ -59,7 +59,7 @@ const SECTIONS: Section[] = [
 
 function Shell(props: { nonce: string }) {
   return (
-    <Page title="merchant-sandbox dashboard" nonce={props.nonce} script={IDIOMORPH_SCRIPT + DASHBOARD_SCRIPT} wide skipTo="content">
+    <Page title="merchant-sandbox dashboard" nonce={props.nonce} script={idiomorphScript() + DASHBOARD_SCRIPT} wide skipTo="content">
       <main id="content" tabindex={-1}>
         <h1>merchant-sandbox dashboard</h1>
         <section class="card" id="signin" aria-labelledby="signin-heading">

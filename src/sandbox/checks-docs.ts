@@ -5,6 +5,7 @@
 import { CHECK_RULES, MAX_REPORTED_CREDITS } from "../domain/checks.js";
 import { POLL_PACE_SECONDS } from "../domain/checks-requests.js";
 import { WEBHOOK_ANSWER_SECONDS } from "../domain/checks-webhooks.js";
+import { thousands } from "../domain/money.js";
 import { type Examples } from "../http/openapi.js";
 import { AT } from "../http/demo-examples.js";
 import { validationError } from "./control-docs.js";
@@ -101,7 +102,7 @@ payment), \`delivered-payment-not-credited\` (a \`payment.received\` or \`checko
 but never credited) and \`credit-without-payment\` (an id no payment event carries).
 
 - \`transaction_ids\`: the \`data.transaction_id\` of every credit the merchant made, **once per credit**, in any order,
-  at most ${MAX_REPORTED_CREDITS.toLocaleString("en")} (each 1 to 100 characters). A test typically reads them from the merchant's own
+  at most ${thousands(MAX_REPORTED_CREDITS)} (each 1 to 100 characters). A test typically reads them from the merchant's own
   ledger table after a run.
 - Each report replaces the last. It is kept in memory like the request log: not in snapshots, kept across
   POST /sandbox/v1/reset, gone after a restart. DELETE /sandbox/v1/checks/credits withdraws it.

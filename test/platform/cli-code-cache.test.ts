@@ -1,0 +1,99 @@
+/**
+ * Issue 17, cold start: the built CLI (dist/cli.mjs) runs its bundle (dist/cli.cjs) through V8's code
+ * cache (dist/cli.cjs.cache: the SHA-256 of the bundle and the payload, then V8's payload). V8 aborts
+ * the process on a corrupt payload and would run a stale one, so a cache that does not match the
+ * bundle byte for byte must be ignored, and a `start` must write a good one again.
+ */
+import { execFileSync } from "node:child_process";
+import { createHash } from "node:crypto";
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { startServerProcess } from "../support/processes.js";
+
+const ROOT = resolve(".");
+const DEMO = { "x-api-key": "pk_test_demo_4b1f0c9e7a2d46d1", "x-api-secret": "sk_test_demo_9f3e2a7c5b8d4e61a0c2" };
+const DIGEST_BYTES = 32;
+
+const dirs: string[] = [];
+afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
+
+/** A copy of the built CLI in a folder of its own, with the assets it finds by walking up. */
+function install(): string {
+  const dir = mkdtempSync(join(tmpdir(), "msb-code-cache-"));
+  dirs.push(dir);
+  mkdirSync(join(dir, "dist"));
+  for (const file of ["cli.mjs", "cli.cjs", "cli.cjs.cache"]) copyFileSync(join(ROOT, "dist", file), join(dir, "dist", file));
+  for (const asset of ["fixtures", "vendor", "node_modules"]) symlinkSync(join(ROOT, asset), join(dir, asset));
+  return dir;
+}
+
+const matches = (dir: string) => {
+  const bundle = readFileSync(join(dir, "dist/cli.cjs"));
+  const cache = readFileSync(join(dir, "dist/cli.cjs.cache"));
+  const payload = cache.subarray(DIGEST_BYTES);
+  return payload.length > 0 && createHash("sha256").update(bundle).update(payload).digest().equals(cache.subarray(0, DIGEST_BYTES));
+};
+
+/** Starts the copy, asks for the demo merchant's balance, and stops it; resolves with the exit code. */
+async function startAndAsk(dir: string, whileUp?: () => Promise<void>): Promise<number | null> {
+  const server = await startServerProcess(process.execPath, [join(dir, "dist/cli.mjs"), "start", "--port", "0"], { cwd: dir });
+  let failure: unknown;
+  try {
+    const res = await fetch(`${server.url}/api/v1/wallet/balance`, { headers: DEMO });
+    expect(res.status).toBe(200);
+    expect(((await res.json()) as { success: boolean }).success).toBe(true);
+    await whileUp?.();
+  } catch (err) {
+    failure = err;
+  }
+  const code = await server.stop();
+  if (failure) throw failure;
+  return code;
+}
+
+async function until(done: () => boolean, ms: number) {
+  const deadline = Date.now() + ms;
+  while (!done() && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+  return done();
+}
+
+describe("the CLI's code cache", () => {
+  it("is built for the bundle it ships beside", () => {
+    expect(matches(ROOT)).toBe(true);
+  });
+
+  it("is ignored when its payload is corrupt (V8 would abort), and a start writes a good one again", async () => {
+    const dir = install();
+    const cache = readFileSync(join(dir, "dist/cli.cjs.cache"));
+    for (let i = DIGEST_BYTES + 1000; i < cache.length; i += 997) cache[i]! ^= 0x5a;
+    writeFileSync(join(dir, "dist/cli.cjs.cache"), cache);
+    expect(matches(dir)).toBe(false);
+    const code = await startAndAsk(dir, async () => expect(await until(() => matches(dir), 20_000)).toBe(true));
+    expect(code).toBe(0);
+  }, 60_000);
+
+  it("is ignored when the bundle changed since it was made", async () => {
+    const dir = install();
+    writeFileSync(join(dir, "dist/cli.cjs"), `${readFileSync(join(dir, "dist/cli.cjs"), "utf8")}\n// edited\n`);
+    expect(matches(dir)).toBe(false);
+    expect(await startAndAsk(dir)).toBe(0);
+  }, 60_000);
+
+  it("is ignored when empty or cut short", async () => {
+    const dir = install();
+    writeFileSync(join(dir, "dist/cli.cjs.cache"), "");
+    expect(await startAndAsk(dir)).toBe(0);
+    writeFileSync(join(dir, "dist/cli.cjs.cache"), readFileSync(join(ROOT, "dist/cli.cjs.cache")).subarray(0, 5000));
+    expect(await startAndAsk(dir)).toBe(0);
+  }, 60_000);
+
+  it("is not needed: a CLI without one starts, and a short command writes none", async () => {
+    const dir = install();
+    rmSync(join(dir, "dist/cli.cjs.cache"));
+    expect(execFileSync(process.execPath, [join(dir, "dist/cli.mjs"), "--help"], { encoding: "utf8" })).toContain("Usage: merchant-sandbox start");
+    expect(() => readFileSync(join(dir, "dist/cli.cjs.cache"))).toThrow();
+    expect(await startAndAsk(dir)).toBe(0);
+  }, 60_000);
+});
