@@ -15,10 +15,10 @@
 //   scavenge (--trace-gc-nvp): mid-lived data (kept for tens of milliseconds) is what makes them cost.
 // The profiler slows the server; compare shares, not absolute times, and profile on a quiet machine.
 import { spawn } from "node:child_process";
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
+import { fileURLToPath, pathToFileURL } from "node:url";
 import { burst, PAYOUT, spawnServer, unlimitedMerchant, waitOk } from "./measure.mjs";
 
 const HERE = dirname(fileURLToPath(import.meta.url));
@@ -28,6 +28,9 @@ const ROUTE = arg("--route", "get");
 const SECONDS = Number(arg("--seconds", 4));
 const CLI = resolve(arg("--cli", join(ROOT, "dist/cli.mjs")));
 const TOP = Number(arg("--top", 15));
+// The bundle the CLI runs: dist/cli.cjs beside the loader dist/cli.mjs (tools/cli-loader.mjs), or the CLI itself.
+const BUNDLE = existsSync(CLI.replace(/\.mjs$/, ".cjs")) ? CLI.replace(/\.mjs$/, ".cjs") : CLI;
+const BUNDLE_URL = pathToFileURL(BUNDLE).href;
 const DATA = process.argv.includes("--data");
 const NODE_FLAGS = (arg("--node", "") || "").split(" ").filter(Boolean); // e.g. --node "--no-parallel-scavenge"
 const EXTRA = process.argv.includes("--") ? process.argv.slice(process.argv.indexOf("--") + 1) : []; // e.g. -- --request-log 0
@@ -118,7 +121,7 @@ function moduleLines(file) {
 /** A module named for the table: a package (node_modules/@scope/name) or a source file. */
 function groupOf(url, line, bundled) {
   if (url.startsWith("node:") || url === "") return "node (http, streams, ...)";
-  if (url.endsWith("/dist/cli.mjs")) {
+  if (url === BUNDLE_URL) {
     const path = bundled(line);
     const pkg = /^node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(path);
     return pkg ? pkg[1] : path;
@@ -130,7 +133,7 @@ function groupOf(url, line, bundled) {
 // ---- one process: a burst measured, then a burst profiled ------------------------------------------
 
 function summarise(profile) {
-  const bundled = ROUTE === "bare" ? () => "" : moduleLines(CLI);
+  const bundled = ROUTE === "bare" ? () => "" : moduleLines(BUNDLE);
   const byId = new Map(profile.nodes.map((n) => [n.id, n]));
   const self = new Map();
   const groups = new Map();
@@ -149,7 +152,7 @@ function summarise(profile) {
             ? "(program: V8 and native)"
             : groupOf(url, lineNumber, bundled);
     groups.set(group, (groups.get(group) ?? 0) + dt);
-    const where = url.endsWith("/dist/cli.mjs") ? bundled(lineNumber) : url.replace(/^.*node_modules\//, "");
+    const where = url === BUNDLE_URL ? bundled(lineNumber) : url.replace(/^.*node_modules\//, "");
     const key = `${functionName || "(anonymous)"}  ${where}`;
     self.set(key, (self.get(key) ?? 0) + dt);
   });

@@ -194,6 +194,18 @@ export interface ResponseFault {
 export const SLOW_RESPONSE_SECONDS = 45;
 
 /**
+ * Whether planResponseFault can find a fault for a request at all: an operation of RESPONSE_OPERATIONS,
+ * and a `response` rule to match or a transfer to a RESPONSE_MAGIC account. Asked first on every
+ * answered POST, so that the request's facts (and the merchant's context) are gathered only when one
+ * could (issue 17: gathering them was most of the decision's cost, for answers nearly all left alone).
+ */
+export function mayFaultResponse(state: TenantState, operation: string, accountNumber: unknown): boolean {
+  if (!(RESPONSE_OPERATIONS as readonly string[]).includes(operation)) return false;
+  if (state.outcomeRules.some((rule) => rule.target === "response")) return true;
+  return operation === "createPayout" && typeof accountNumber === "string" && Object.hasOwn(RESPONSE_MAGIC, accountNumber.slice(-4));
+}
+
+/**
  * Decided once an operation of RESPONSE_OPERATIONS has succeeded (its change made): a `response` rule
  * matching `operation` and the request's fields, else, for a transfer, the magic account endings.
  */

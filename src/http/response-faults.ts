@@ -16,13 +16,16 @@ import type { Socket } from "node:net";
 import type { Context } from "hono";
 import { routePath } from "hono/route";
 import { DomainError } from "../domain/errors.js";
-import { planResponseFault, type ResponseFault } from "../domain/outcomes.js";
+import { mayFaultResponse, planResponseFault, type ResponseFault } from "../domain/outcomes.js";
 import { contextOf } from "../engine/tenant.js";
 import type { AppEnv } from "./env.js";
 import { ConnectionReset, errorResponse, GATEWAY_TIMEOUT_MESSAGE, INTERNAL_ERROR_MESSAGE } from "./errors.js";
 
 /** The operationId of the route a request reached (e.g. createPayout), if it has one. */
 export type OperationOf = (c: Context<AppEnv>) => string | undefined;
+
+const OPERATION = Symbol("operationId");
+type Remembered = Context<AppEnv> & { [OPERATION]?: string | null };
 
 /** The route's operationIds by method and OpenAPI path, read from the app's OpenAPI definitions once they are all registered. */
 export function operationLookup(definitions: () => ReadonlyArray<{ type: string; route?: { method: string; path: string; operationId?: string } }>): OperationOf {
@@ -31,6 +34,9 @@ export function operationLookup(definitions: () => ReadonlyArray<{ type: string;
   // on every request costs one Map read.
   const seen = new Map<string, string | null>();
   return (c) => {
+    // Asked twice per request (the fault decision, the request log): the answer is kept on the context.
+    const known = (c as Remembered)[OPERATION];
+    if (known !== undefined) return known ?? undefined;
     const key = `${c.req.method} ${routePath(c, -1)}`;
     let operation = seen.get(key);
     if (operation === undefined) {
@@ -40,6 +46,7 @@ export function operationLookup(definitions: () => ReadonlyArray<{ type: string;
       operation = byRoute.get(key.replace(/:(\w+)/g, "{$1}")) ?? null;
       seen.set(key, operation);
     }
+    (c as Remembered)[OPERATION] = operation;
     return operation ?? undefined;
   };
 }
@@ -67,6 +74,7 @@ export function decideResponseFault(c: Context<AppEnv>, operationOf: OperationOf
   // After next() the request is at its route's handler, so param() names the route's own parameters.
   const body = (c.req as unknown as { valid(target: "json"): unknown }).valid("json");
   const tenant = c.get("tenant");
+  if (!mayFaultResponse(tenant.state, operation, (body as { account_number?: unknown } | undefined)?.account_number)) return;
   const fault = planResponseFault(contextOf(tenant), tenant.state, { ...c.req.param(), ...scalarFields(body), operation });
   if (fault) c.set("responseFault", fault);
 }

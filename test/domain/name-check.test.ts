@@ -1,3 +1,4 @@
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { assertDestinationNames, namesHolder, normaliseName, sameBankName } from "../../src/domain/name-check.js";
 import { accountHolderName } from "../../src/domain/names.js";
@@ -8,6 +9,14 @@ describe("normaliseName", () => {
     expect(normaliseName("  Ọlá-Adébáyọ̀,  o'Neil ")).toBe("OLA ADEBAYO O NEIL");
     expect(normaliseName("OPay (Paycom)")).toBe("OPAY PAYCOM");
     expect(normaliseName("...")).toBe("");
+  });
+
+  it("gives plain ASCII names (its shortcut) exactly what the full Unicode normalisation gives", () => {
+    const full = (text: string) => text.normalize("NFKD").replace(/\p{M}+/gu, "").toUpperCase().replace(/[^\p{L}\p{N}]+/gu, " ").trim();
+    const word = fc.stringMatching(/^[A-Za-z0-9]{1,12}$/);
+    const plain = fc.array(word, { minLength: 1, maxLength: 5 }).map((words) => words.join(" "));
+    const near = fc.tuple(plain, fc.constantFrom(" ", "  ", "-", "é", "ß", "ﬁ", "İ", "\t", "")).map(([p, extra]) => `${p}${extra}`);
+    fc.assert(fc.property(fc.oneof(plain, near, fc.string({ unit: "grapheme" })), (text) => normaliseName(text) === full(text)), { numRuns: 2_000 });
   });
 });
 
