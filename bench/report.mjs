@@ -76,7 +76,7 @@ export function writeResults(file, r) {
       target: `>= 8x ${p.name} on the same GET`,
       measured: `${quartiles(p.multiple, (n) => n.toFixed(1))}x`,
       met: p.multiple.median >= 8,
-      note: `The peer serves one static stub (no auth, no state) at ${fmt(p.cpu)} µs of CPU per request; ours costs ${fmt(ourGet.cpu)} µs (${(p.cpu / ourGet.cpu).toFixed(1)}x less). Req/s are closer than CPU because the load tool takes its share of the two cores from both alike. Bounded by our GET path (the first row).`,
+      note: `The peer serves one static stub (no auth, no state) at ${fmt(p.cpu)} µs of CPU per request (all its threads); ours costs ${fmt(ourGet.cpu)} µs (${(p.cpu / ourGet.cpu).toFixed(1)}x less). 8x its req/s would need our GET at about ${fmt(p.cpu / 8)} µs, ${p.cpu / 8 < base.cpu ? `less than bare Hono's whole GET (${fmt(base.cpu)} µs)` : `against bare Hono's ${fmt(base.cpu)} µs`}. Req/s are closer than CPU: the peer's threads use the core the load tool leaves, and the load tool takes its share from both alike. Bounded by our GET path (the first row).`,
     })),
     ...r.peerFailures.map((p) => ({ target: `>= 8x ${p.name} on the same GET`, measured: "peer did not start", met: false, note: p.failed.replace(/\|/g, "/").replace(/\n/g, " ") })),
     {
@@ -222,4 +222,4 @@ export function writeResults(file, r) {
 
 /** Where the sandbox's start goes (node --cpu-prof on `start`, this branch); see the README's Benchmarks. */
 const COLD_CAUSE =
-  "A CPU profile of `start` (node --cpu-prof, spawn to first 200): V8 compiling the 1.7 MB bundle ~60 ms, building the zod schemas and routes at module load ~45 ms, garbage collection ~40 ms, the demo merchants' sample activity through app.request ~30 ms (which also loads undici for its Request objects, ~15 ms), createApp ~18 ms, Node's own start and built-in modules ~35 ms. Bare Hono pays only the last. Next: V8's compile cache (Node 22's module.enableCompileCache; Node 20 has none for ES modules) and building the docs routes' schemas on first use.";
+  "Phase marks of `start` (bench/FAST-PATH.md, Cold start): Node's own start ~55 ms (bare Hono pays it too); reading the bundle and checking its V8 code cache ~5 ms, deserialising the cache ~10 ms (compiling without it was ~60 ms); module load ~57 ms against bare Hono's 36 for its imports, the rest mostly zod schemas built at module load (domain/records.ts ~7 ms); settings, fixtures, the demo merchant and createApp ~11 ms; the demo merchant's sample activity through app.request ~25 ms. Next: the demo merchant's state made without the API (~20 ms; its clock is realtime, so every stored time would have to move to the start's) and the schemas built on first use (~12-15 ms).";

@@ -7,15 +7,8 @@
  * benchmark's to show (bench/profile.mjs prints what each scavenge promotes); this pins the wiring: the
  * built CLI sets the flag, before it compiles the bundle, and still answers.
  */
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { pathToFileURL } from "node:url";
-import { afterAll, describe, expect, it } from "vitest";
-import { startServerProcess } from "../support/processes.js";
-
-const dir = mkdtempSync(join(tmpdir(), "msb-pretenuring-"));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+import { describe, expect, it } from "vitest";
+import { builtCliOutputWith } from "../support/processes.js";
 
 // Reports each V8 flag set at run time and the first script compiled through node:vm (the bundle), in order.
 const PRELOAD = `
@@ -39,18 +32,7 @@ syncBuiltinESMExports();
 
 describe("the built CLI's process", () => {
   it("runs without allocation-site pretenuring, set before the bundle is compiled", async () => {
-    const preload = join(dir, "preload.mjs");
-    writeFileSync(preload, PRELOAD);
-    const server = await startServerProcess(process.execPath, ["--import", pathToFileURL(preload).href, "dist/cli.mjs", "start", "--port", "0"], { cwd: process.cwd() });
-    try {
-      const res = await fetch(`${server.url}/api/v1/wallet/balance`, {
-        headers: { "x-api-key": "pk_test_demo_4b1f0c9e7a2d46d1", "x-api-secret": "sk_test_demo_9f3e2a7c5b8d4e61a0c2" },
-      });
-      expect(res.status).toBe(200);
-    } finally {
-      expect(await server.stop()).toBe(0);
-    }
-    const output = server.output();
+    const output = await builtCliOutputWith(PRELOAD);
     const flag = output.indexOf("V8-FLAG --no-allocation-site-pretenuring");
     expect(flag).toBeGreaterThanOrEqual(0);
     expect(output.indexOf("VM-SCRIPT")).toBeGreaterThan(flag);

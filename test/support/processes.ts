@@ -4,8 +4,10 @@
  * an installed tree.
  */
 import { spawn, type ChildProcess } from "node:child_process";
-import { readdirSync, statSync } from "node:fs";
+import { mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { pathToFileURL } from "node:url";
 
 export interface StartedServer {
   url: string;
@@ -78,4 +80,28 @@ export function treeBytes(dir: string): number {
     else if (entry.isFile()) total += statSync(path).size;
   }
   return total;
+}
+
+/**
+ * Starts the built CLI (dist/cli.mjs) with `preload` (an ES module's source) loaded first through
+ * --import, asks for the demo merchant's balance (200) and stops it (exit 0); what it printed, for
+ * the caller to look for what the preload reported (with process._rawDebug: it reaches the output).
+ */
+export async function builtCliOutputWith(preload: string): Promise<string> {
+  const dir = mkdtempSync(join(tmpdir(), "msb-preload-"));
+  try {
+    const file = join(dir, "preload.mjs");
+    writeFileSync(file, preload);
+    const server = await startServerProcess(process.execPath, ["--import", pathToFileURL(file).href, "dist/cli.mjs", "start", "--port", "0"], { cwd: process.cwd() });
+    let status: number | undefined;
+    try {
+      status = (await fetch(`${server.url}/api/v1/wallet/balance`, { headers: { "x-api-key": "pk_test_demo_4b1f0c9e7a2d46d1", "x-api-secret": "sk_test_demo_9f3e2a7c5b8d4e61a0c2" } })).status;
+    } finally {
+      const code = await server.stop();
+      if (status !== 200 || code !== 0) throw new Error(`the built CLI answered ${status} and exited ${code}:\n${server.output()}`);
+    }
+    return server.output();
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 }
