@@ -4,6 +4,7 @@ import { startBanner } from "./cli/banner.js";
 import { LISTEN_USAGE, listen, parseListenArgs } from "./cli/listen.js";
 import { CHECK_USAGE, check, parseCheckArgs } from "./cli/check.js";
 import { readFileSync } from "node:fs";
+import { setFlagsFromString } from "node:v8";
 import { parseSettings, settingsHelp } from "./config.js";
 import { readScenarioFile } from "./scenarios/load.js";
 import { formatReport, runScenario } from "./cli/run-scenario.js";
@@ -55,6 +56,16 @@ async function main(argv: string[]): Promise<number | undefined> {
   process.on("unhandledRejection", (err) => console.error("[merchant-sandbox] unexpected error (please report it):", err));
   process.on("uncaughtException", (err) => console.error("[merchant-sandbox] unexpected error (please report it):", err));
   const sandbox = await startServer(parsed.settings);
+  // No allocation-site pretenuring once serving, in the sandbox's own process (never in one that embeds
+  // the package). Under load V8 may start allocating a site's objects straight in the old generation,
+  // for instance the request log's entries, which the log keeps for a few hundred requests; each dropped
+  // entry then keeps the young objects it points to alive through the remembered set, so every scavenge
+  // promotes about 1.7 MB that dies soon after. Measured (bench/FAST-PATH.md, bench/profile.mjs): with
+  // it, some processes settled at 35-45 µs of CPU per authenticated GET and others at 25; without it
+  // every one settled at 25, and a payout went from 131-140 µs to 109-115. Set after the start, whose
+  // long-lived objects pretenuring does help (turned off from the first line, the start took ~18 ms
+  // more); V8 reads the flag at each scavenge.
+  setFlagsFromString("--no-allocation-site-pretenuring");
   // Graceful stop: no new connections, webhook requests in flight cut, pending writes flushed, then
   // exit; never longer than STOP_DEADLINE_MS. Armed before the banner: a supervisor may send SIGTERM
   // as soon as it reads "listening on".

@@ -18,18 +18,7 @@ import { readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname } from "node:path";
 import { fileURLToPath } from "node:url";
-import { setFlagsFromString } from "node:v8";
 import { Script } from "node:vm";
-
-// No allocation-site pretenuring in the sandbox's own process (never in a process that embeds the
-// package). Under load V8 may start allocating a site's objects straight in the old generation, for
-// instance the request log's entries, which the log keeps for a few hundred requests; each dropped
-// entry then keeps the young objects it points to alive through the remembered set, so every scavenge
-// promotes about 1.7 MB that dies soon after. Measured (bench/FAST-PATH.md, bench/profile.mjs): with
-// it, some processes settled at 35-45 µs of CPU per authenticated GET and others at 25; without it
-// every one settled at 25, and a payout went from 131-140 µs to 109-115. Set before the bundle runs:
-// the flag is read at each scavenge, and V8 takes GC flags set at run time.
-setFlagsFromString("--no-allocation-site-pretenuring");
 
 const WRITE_AFTER_MS = 2_000;
 const DIGEST_BYTES = 32;
