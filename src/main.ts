@@ -63,8 +63,11 @@ async function main(argv: string[]): Promise<number | undefined> {
   // promotes about 1.7 MB that dies soon after. Measured (bench/FAST-PATH.md, bench/profile.mjs): with
   // it, some processes settled at 35-45 µs of CPU per authenticated GET and others at 25; without it
   // every one settled at 25, and a payout went from 131-140 µs to 109-115. Set after the start, whose
-  // long-lived objects pretenuring does help (turned off from the first line, the start took ~18 ms
-  // more); V8 reads the flag at each scavenge.
+  // long-lived objects pretenuring does help (turned off from the first line, the start took ~16 ms
+  // more); V8 reads the flag at each scavenge. The CLI's loader (tools/cli-loader.mjs) writes V8's code
+  // cache on STARTED when it needs one: before the flag, which V8 counts in the cache's check (a cache
+  // made after it was refused at every start).
+  (process as NodeJS.EventEmitter).emit(STARTED);
   setFlagsFromString("--no-allocation-site-pretenuring");
   // Graceful stop: no new connections, webhook requests in flight cut, pending writes flushed, then
   // exit; never longer than STOP_DEADLINE_MS. Armed before the banner: a supervisor may send SIGTERM
@@ -87,6 +90,9 @@ async function main(argv: string[]): Promise<number | undefined> {
   process.stdout.write(startBanner(sandbox, parsed.settings.data));
   return undefined;
 }
+
+/** Emitted on `process` once `start` is up (tools/cli-loader.mjs listens for it). */
+const STARTED = "merchant-sandbox:started";
 
 async function runScenarios(files: string[], help: boolean): Promise<number> {
   if (files.length === 0 || help) {

@@ -9,9 +9,10 @@
 // V8 aborts the whole process on a corrupt payload and would run a stale one against a bundle of
 // the same length, so anything that does not match the bundle byte for byte is ignored (V8 itself
 // rejects a cache from another V8 version or other flags). Missing or rejected, the cache is
-// written again by a `start` that has run for a while (by then it has compiled the start path and
-// served requests): the build makes it that way, and an install whose Node differs mends its own
-// once, if dist/ is writable. Writes go through a temporary file and a rename, so concurrent starts
+// written again by a `start` once it has started (src/main.ts emits STARTED: by then it has compiled
+// the start path and served the demo merchant's requests), before the flags it sets for serving,
+// which V8 would count in the cache's check: the build makes it that way, and an install whose Node
+// differs mends its own once, if dist/ is writable. Writes go through a temporary file and a rename, so concurrent starts
 // never read half a cache.
 import { createHash } from "node:crypto";
 import { readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
@@ -20,7 +21,8 @@ import { dirname } from "node:path";
 import { fileURLToPath } from "node:url";
 import { Script } from "node:vm";
 
-const WRITE_AFTER_MS = 2_000;
+/** The event src/main.ts emits on `process` once a `start` is up, before it changes V8's flags. */
+const STARTED = "merchant-sandbox:started";
 const DIGEST_BYTES = 32;
 
 const bundle = fileURLToPath(new URL("./cli.cjs", import.meta.url));
@@ -41,7 +43,7 @@ try {
 const source = `(function (exports, require, module, __filename, __dirname) {"use strict";${code.toString("utf8")}\n})`;
 const script = new Script(source, { filename: bundle, cachedData });
 const [command = "start"] = process.argv.slice(2);
-if ((cachedData === undefined || script.cachedDataRejected) && command === "start") setTimeout(writeCache, WRITE_AFTER_MS).unref();
+if ((cachedData === undefined || script.cachedDataRejected) && command === "start") process.once(STARTED, writeCache);
 
 const module = { exports: {} };
 script.runInThisContext()(module.exports, createRequire(bundle), module, bundle, dirname(bundle));

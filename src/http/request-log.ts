@@ -12,8 +12,8 @@
  *
  * The secret is never kept and the key is masked; bodies are cut at LOGGED_BODY_BYTES.
  *
- * The log must cost the API little (README "Benchmarks": at most 10% of its throughput), so the capture
- * reads nothing twice: the answer's JSON is kept as `c.json` makes it (reading it back from the response
+ * The log must cost the API little (README "Request log", Cost: what it costs now, mostly the memory its
+ * entries hold, is measured in bench/FAST-PATH.md), so the capture reads nothing twice: the answer's JSON is kept as `c.json` makes it (reading it back from the response
  * means cloning it, which makes the node adapter stream the body: that alone cost two thirds of a GET's
  * throughput; http/response-headers.ts keeps it), the request body is the text the validator already read, the headers are the socket's raw
  * list, and the context's variables are read with `c.get` (`c.var` copies them all on every read).

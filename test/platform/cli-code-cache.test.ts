@@ -6,7 +6,7 @@
  */
 import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
-import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -72,6 +72,17 @@ describe("the CLI's code cache", () => {
     expect(matches(dir)).toBe(false);
     const code = await startAndAsk(dir, async () => expect(await until(() => matches(dir), 20_000)).toBe(true));
     expect(code).toBe(0);
+    // ... which the next start takes: V8 accepts it (a refused cache is written again, a new file).
+    const written = statSync(join(dir, "dist/cli.cjs.cache")).ino;
+    expect(await startAndAsk(dir)).toBe(0);
+    expect(statSync(join(dir, "dist/cli.cjs.cache")).ino).toBe(written);
+  }, 60_000);
+
+  it("shipped by the build is one V8 accepts at a start (the flags the CLI sets while serving do not spoil it)", async () => {
+    const dir = install();
+    const shipped = statSync(join(dir, "dist/cli.cjs.cache")).ino;
+    expect(await startAndAsk(dir)).toBe(0);
+    expect(statSync(join(dir, "dist/cli.cjs.cache")).ino).toBe(shipped);
   }, 60_000);
 
   it("is ignored when the bundle changed since it was made", async () => {
