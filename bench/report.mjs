@@ -64,7 +64,7 @@ export function writeResults(file, r) {
       target: "Authenticated GET >= 0.70x bare Hono's GET (request log on)",
       measured: `${quartiles(ourGet.ratio)}x`,
       met: ourGet.ratio.median >= 0.7,
-      note: `Server CPU per request: ${fmt(ourGet.cpu)} µs against bare Hono's ${fmt(base.cpu)} µs; 0.70x would be about ${fmt(base.cpu / 0.7)} µs. Profiled (below), ${split(profileOf("get"))}; bare Hono ${split(bare)}. GC depends on the process's regime (bench/FAST-PATH.md): the request log's 500 entries of about 1 KB survive every scavenge, and in some processes, with or without the log, about 1.7 MB is promoted per scavenge (cause not found).`,
+      note: `Server CPU per request: ${fmt(ourGet.cpu)} µs against bare Hono's ${fmt(base.cpu)} µs; 0.70x would be about ${fmt(base.cpu / 0.7)} µs. Profiled (below), ${split(profileOf("get"))}; bare Hono ${split(bare)}. Profiled alone, in a fresh process, the GET costs ${fmt(profileOf("get")?.cpu_us ?? NaN)} µs; in this table the in-memory sandbox's GET bursts alternate with its POST bursts, which grow its merchant by hundreds of thousands of records over the run (the \`--data\` sandbox's merchant grows more slowly, and its GET cost ${fmt(row("data GET /api/v1/wallet/balance").cpu)} µs): the GET's cost rises with the process's heap, not measured apart here. What bounds it: the answer's own shape (its body, an async handler, the request id, CSP and nosniff headers) already costs bare Hono 0.74-0.79x of its plain GET (bench/response-shape.mjs, bench/FAST-PATH.md), and the request log's entries survive every scavenge (see the request log rows).`,
     },
     {
       target: "Payout POST >= 0.30x bare Hono's GET (stretch 0.35)",
