@@ -10,11 +10,10 @@
 // sandbox runs with its defaults (the request log on). Needs `npm install --prefix bench` (autocannon).
 import { join, dirname, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { burst, PAYOUT, rotate, spawnServer, spread, unlimitedMerchant, waitOk } from "./measure.mjs";
+import { arg, burst, PAYOUT, rotate, spawnServer, spread, unlimitedMerchant, waitOk } from "./measure.mjs";
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const ROOT = join(HERE, "..");
-const arg = (name, fallback) => (process.argv.includes(name) ? process.argv[process.argv.indexOf(name) + 1] : fallback);
 const ROUNDS = Number(arg("--rounds", 9));
 const BURST = Number(arg("--burst", 2));
 const clis = process.argv.flatMap((a, i) => (a === "--cli" ? [resolve(process.argv[i + 1])] : []));

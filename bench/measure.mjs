@@ -6,6 +6,9 @@ import autocannon from "autocannon";
 
 export const log = (...a) => console.log(...a);
 
+/** The value after `--name` on the command line, or `fallback`. */
+export const arg = (name, fallback) => (process.argv.includes(name) ? process.argv[process.argv.indexOf(name) + 1] : fallback);
+
 // ---- statistics -------------------------------------------------------------------------------------
 
 /** The `p` quantile (0..1) of `xs`, linearly interpolated. */

@@ -19,11 +19,10 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
-import { burst, PAYOUT, spawnServer, unlimitedMerchant, waitOk } from "./measure.mjs";
+import { arg, burst, PAYOUT, spawnServer, unlimitedMerchant, waitOk } from "./measure.mjs";
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const ROOT = join(HERE, "..");
-const arg = (name, fallback) => (process.argv.includes(name) ? process.argv[process.argv.indexOf(name) + 1] : fallback);
 const ROUTE = arg("--route", "get");
 const SECONDS = Number(arg("--seconds", 4));
 const CLI = resolve(arg("--cli", join(ROOT, "dist/cli.mjs")));

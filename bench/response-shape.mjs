@@ -8,10 +8,9 @@
 //   node bench/response-shape.mjs [--rounds 5] [--burst 2]        (needs `npm install --prefix bench`)
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { burst, rotate, spawnServer, spread, waitOk } from "./measure.mjs";
+import { arg, burst, rotate, spawnServer, spread, waitOk } from "./measure.mjs";
 
 const HERE = dirname(fileURLToPath(import.meta.url));
-const arg = (name, fallback) => (process.argv.includes(name) ? process.argv[process.argv.indexOf(name) + 1] : fallback);
 const ROUNDS = Number(arg("--rounds", 5));
 const BURST = Number(arg("--burst", 2));
 

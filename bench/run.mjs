@@ -14,16 +14,15 @@ import { join, dirname } from "node:path";
 import { fileURLToPath } from "node:url";
 import { performance } from "node:perf_hooks";
 import { spawn } from "node:child_process";
-import { burst, cannon, log, median, PAYOUT, rotate, rssBytes, spawnServer, unlimitedMerchant, waitOk } from "./measure.mjs";
+import { arg, burst, cannon, log, median, PAYOUT, rotate, rssBytes, spawnServer, unlimitedMerchant, waitOk } from "./measure.mjs";
 import { writeResults } from "./report.mjs";
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const ROOT = join(HERE, "..");
-const argValue = (name) => (process.argv.includes(name) ? process.argv[process.argv.indexOf(name) + 1] : undefined);
 const QUICK = process.argv.includes("--quick");
-const ONLY = argValue("--only");
+const ONLY = arg("--only");
 if (ONLY !== undefined && ONLY !== "request-log" && ONLY !== "soak") throw new Error(`--only takes request-log or soak, not ${ONLY}`);
-const SOAK_MINUTES = Number(argValue("--soak") ?? 1);
+const SOAK_MINUTES = Number(arg("--soak") ?? 1);
 if (!(SOAK_MINUTES > 0 && SOAK_MINUTES <= 60)) throw new Error("--soak takes minutes, more than 0 and at most 60");
 
 /**

@@ -201,9 +201,14 @@ export const SLOW_RESPONSE_SECONDS = 45;
  */
 export function mayFaultResponse(state: TenantState, operation: string, accountNumber: unknown): boolean {
   if (!(RESPONSE_OPERATIONS as readonly string[]).includes(operation)) return false;
-  if (state.outcomeRules.some((rule) => rule.target === "response")) return true;
-  return operation === "createPayout" && typeof accountNumber === "string" && Object.hasOwn(RESPONSE_MAGIC, accountNumber.slice(-4));
+  return state.outcomeRules.some((rule) => rule.target === "response") || magicResponse(operation, accountNumber) !== undefined;
 }
+
+/** The fault a transfer to a RESPONSE_MAGIC account gets, by its last four digits. */
+const magicResponse = (operation: string, accountNumber: unknown): ResponseFaultOutcome | undefined =>
+  operation === "createPayout" && typeof accountNumber === "string" && Object.hasOwn(RESPONSE_MAGIC, accountNumber.slice(-4))
+    ? RESPONSE_MAGIC[accountNumber.slice(-4)]
+    : undefined;
 
 /**
  * Decided once an operation of RESPONSE_OPERATIONS has succeeded (its change made): a `response` rule
@@ -212,7 +217,7 @@ export function mayFaultResponse(state: TenantState, operation: string, accountN
 export function planResponseFault(ctx: DomainContext, state: TenantState, facts: Record<string, unknown> & { operation: string }): ResponseFault | undefined {
   if (!(RESPONSE_OPERATIONS as readonly string[]).includes(facts.operation)) return undefined;
   const rule = takeRule(ctx, state, "response", facts);
-  const magic = facts.operation === "createPayout" && typeof facts.account_number === "string" ? RESPONSE_MAGIC[facts.account_number.slice(-4)] : undefined;
+  const magic = magicResponse(facts.operation, facts.account_number);
   const outcome = (rule?.outcome as ResponseFaultOutcome | undefined) ?? magic;
   if (!outcome) return undefined;
   return { outcome, delay_ms: delayOf(rule, outcome === "slow_response" ? SLOW_RESPONSE_SECONDS : 0) };

@@ -8,6 +8,7 @@ import { mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from "node:
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
+import { DEMO_KEYS } from "../helpers.js";
 
 export interface StartedServer {
   url: string;
@@ -83,24 +84,40 @@ export function treeBytes(dir: string): number {
 }
 
 /**
- * Starts the built CLI (dist/cli.mjs) with `preload` (an ES module's source) loaded first through
- * --import, asks for the demo merchant's balance (200) and stops it (exit 0); what it printed, for
- * the caller to look for what the preload reported (with process._rawDebug: it reaches the output).
+ * Starts a built CLI (`cli`, run with `nodeArgs` before it) from `cwd`, asks for the demo merchant's
+ * balance, runs `whileUp` and stops it: the answer, the exit code and what it printed. Nothing is
+ * asserted here: each caller checks what its test names.
+ */
+export async function askBuiltCli(opts: { cli?: string; cwd?: string; nodeArgs?: string[]; whileUp?: () => Promise<void> } = {}) {
+  const cwd = opts.cwd ?? process.cwd();
+  const server = await startServerProcess(process.execPath, [...(opts.nodeArgs ?? []), opts.cli ?? "dist/cli.mjs", "start", "--port", "0"], { cwd });
+  let answer: { status: number; body: unknown } | undefined;
+  let failure: unknown;
+  try {
+    const res = await fetch(`${server.url}/api/v1/wallet/balance`, { headers: DEMO_KEYS });
+    answer = { status: res.status, body: (await res.json()) as unknown };
+    await opts.whileUp?.();
+  } catch (err) {
+    failure = err;
+  }
+  const code = await server.stop();
+  if (failure) throw failure;
+  return { ...answer!, code, output: server.output() };
+}
+
+/**
+ * The built CLI (dist/cli.mjs) started with `preload` (an ES module's source) loaded first through
+ * --import, asked for the demo merchant's balance (200) and stopped (exit 0): what it printed, for the
+ * caller to look for what the preload reported (with process._rawDebug: it reaches the output).
  */
 export async function builtCliOutputWith(preload: string): Promise<string> {
   const dir = mkdtempSync(join(tmpdir(), "msb-preload-"));
   try {
     const file = join(dir, "preload.mjs");
     writeFileSync(file, preload);
-    const server = await startServerProcess(process.execPath, ["--import", pathToFileURL(file).href, "dist/cli.mjs", "start", "--port", "0"], { cwd: process.cwd() });
-    let status: number | undefined;
-    try {
-      status = (await fetch(`${server.url}/api/v1/wallet/balance`, { headers: { "x-api-key": "pk_test_demo_4b1f0c9e7a2d46d1", "x-api-secret": "sk_test_demo_9f3e2a7c5b8d4e61a0c2" } })).status;
-    } finally {
-      const code = await server.stop();
-      if (status !== 200 || code !== 0) throw new Error(`the built CLI answered ${status} and exited ${code}:\n${server.output()}`);
-    }
-    return server.output();
+    const { status, code, output } = await askBuiltCli({ nodeArgs: ["--import", pathToFileURL(file).href] });
+    if (status !== 200 || code !== 0) throw new Error(`the built CLI answered ${status} and exited ${code}:\n${output}`);
+    return output;
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
