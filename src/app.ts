@@ -152,7 +152,7 @@ export function createApp(options: AppOptions) {
   };
   app.use("/sandbox/v1/*", async function clockSync(c, next) {
     const tenant = c.get("tenant");
-    if (tenant && driver.due(tenant)) await driver.catchUp(tenant);
+    if (tenant) await driver.catchUp(tenant);
     await next();
     await afterRequest(c, tenant);
   });

@@ -116,7 +116,6 @@ export function afterAttempt(ctx: DomainContext, state: TenantState, event: Webh
   return { next_retry_at: at };
 }
 
-/** Events held by an out_of_order fault go out once another event has been delivered: these, now pending. */
 /** The sandbox itself could not carry out an attempt of this event: it ends failed, with why. */
 export function failEvent(state: TenantState, event: WebhookEvent, error: string): void {
   event.status = "failed";
@@ -125,6 +124,7 @@ export function failEvent(state: TenantState, event: WebhookEvent, error: string
   touch(state, "events", event.id);
 }
 
+/** Events held by an out_of_order fault go out once another event has been delivered: these, now pending. */
 export function releaseHeld(state: TenantState, deliveredId: string): WebhookEvent[] {
   // The delivered event itself (a held one can be redelivered) is never held any more.
   const ids = state.heldEvents.filter((id) => id !== deliveredId);

@@ -9,6 +9,8 @@
  * A refused form keeps what the user typed: the envelope's `errors` go under their fields, the focus
  * to the first of them; a form is reset only after a success.
  */
+import { CAPTURE_URL } from "../domain/webhook-policy.js";
+
 export const ACTIONS_SCRIPT = String.raw`
   function naira(n) { return "₦" + Number(n).toLocaleString("en-NG", { minimumFractionDigits: 2, maximumFractionDigits: 2 }); }
   function usd(n) { return "$" + Number(n).toFixed(2); }
@@ -25,11 +27,11 @@ export const ACTIONS_SCRIPT = String.raw`
       var r = json.data;
       return "Rule " + r.id + " added: " + r.target + " → " + r.outcome + (r.match ? " when " + JSON.stringify(r.match) : "") + (r.times ? ", " + plural(r.times, "use", "uses") : "") + ".";
     },
-    // A delivery is a success only when the receiver answered 2xx.
+    // A delivery is a success only when the receiver answered 2xx: the server's own outcome says so.
     delivery: function (json) {
       var d = json.data;
-      var where = d.url === "sandbox:webhook-capture" ? "the sandbox's own receiver" : d.url;
-      if (d.status_code !== null && d.status_code >= 200 && d.status_code < 300) {
+      var where = d.url === ${JSON.stringify(CAPTURE_URL)} ? "the sandbox's own receiver" : d.url;
+      if (d.outcome === "delivered") {
         return "Delivered " + d.event_type + " (" + d.event_id + ") to " + where + ": HTTP " + d.status_code + " in " + d.latency_ms + " ms.";
       }
       var why = d.status_code !== null ? "HTTP " + d.status_code + " from " + where : "could not reach " + where + (d.error ? ": " + d.error : "");

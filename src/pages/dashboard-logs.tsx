@@ -11,10 +11,11 @@ import { deliveryView } from "../domain/events.js";
 import type { TouchedObject } from "../domain/request-log.js";
 import { listRequests, requestSummaryView, requestView, touchedRecord } from "../domain/request-log-views.js";
 import type { Tenant } from "../engine/tenant.js";
-import { ListTable, pageOf, Payload, Table, tableQuery, when } from "./dashboard-tables.js";
+import { choices, ListTable, pageOf, Payload, Table, tableQuery, when } from "./dashboard-tables.js";
 
 /** The status filter's classes, as GET /sandbox/v1/requests takes them. */
 const CLASSES: Record<string, readonly [number, number]> = { "2xx": [200, 299], "3xx": [300, 399], "4xx": [400, 499], "5xx": [500, 599] };
+const CLASS_NAMES = Object.keys(CLASSES);
 
 /** The status's colour, as the other sections colour states. */
 const statusClass = (status: number | null) => (status === null || status >= 500 ? "failed" : status >= 400 ? "pending" : "paid");
@@ -34,7 +35,7 @@ const SECTION_OF: Record<TouchedObject["kind"], string> = {
 export function RequestLogList({ tenant, query }: { tenant: Tenant; query: URLSearchParams }) {
   const log = tenant.requestLog;
   if (!log.enabled) return <p class="muted">The request log is off on this sandbox (started with <span class="mono">--request-log 0</span>).</p>;
-  const q = tableQuery(query, "", Object.keys(CLASSES));
+  const q = tableQuery(query, "", CLASS_NAMES);
   const page = pageOf(q, (paging) => listRequests(log, { path: q.search, status: q.status === undefined ? undefined : CLASSES[q.status] }, paging));
   return (
     <div>
@@ -52,7 +53,7 @@ export function RequestLogList({ tenant, query }: { tenant: Tenant; query: URLSe
         query={q}
         page={page}
         size={log.size}
-        statuses={Object.keys(CLASSES).map((value) => ({ value }))}
+        statuses={choices(CLASS_NAMES)}
         searchLabel="Path starts with"
       >
         {page.items.map((e) => {

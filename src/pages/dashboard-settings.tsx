@@ -188,9 +188,12 @@ export const SETTINGS_SCRIPT = String.raw`
   });
 `;
 
+/** The id of a setting's control (and the stem of its hint's and error's ids). */
+const settingId = (name: string) => `set-${name.replace(/[._]/g, "-")}`;
+
 /** One labelled setting of the editor; `name` is its dotted path in PATCH /sandbox/v1/merchant. */
 function Setting(props: { name: string; label: string; type?: "number" | "text"; step?: string; hint?: string; dataType?: string; inputmode?: "numeric" | "decimal" }) {
-  const id = `set-${props.name.replace(/[._]/g, "-")}`;
+  const id = settingId(props.name);
   return (
     <div data-field>
       <label for={id}>{props.label}</label>
@@ -211,7 +214,7 @@ function Setting(props: { name: string; label: string; type?: "number" | "text";
 }
 
 function Choice(props: { name: string; label: string; options: string[] }) {
-  const id = `set-${props.name.replace(/[._]/g, "-")}`;
+  const id = settingId(props.name);
   return (
     <div data-field>
       <label for={id}>{props.label}</label>
@@ -221,7 +224,7 @@ function Choice(props: { name: string; label: string; options: string[] }) {
 }
 
 function Flag(props: { name: string; label: string }) {
-  const id = `set-${props.name.replace(/[._]/g, "-")}`;
+  const id = settingId(props.name);
   return (
     <div data-field class="row">
       <input id={id} name={props.name} type="checkbox" />

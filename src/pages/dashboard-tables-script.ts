@@ -40,10 +40,9 @@ export const TABLES_SCRIPT = String.raw`
     var node = sectionOf(target);
     if (target.hasAttribute("data-page-to")) {
       var prefix = target.getAttribute("data-page-prefix");
-      var form = node.querySelector('form[data-filter="' + prefix + '"]');
       var fields = [[prefix + "page", target.getAttribute("data-page-to")]];
       var params = new URLSearchParams(node.getAttribute("data-query") || "");
-      ["q", "status", "per_page", "event"].forEach(function (name) { var v = params.get(prefix + name); if (v !== null) fields.push([prefix + name, v]); });
+      TABLE_FIELDS.filter(function (name) { return name !== "page"; }).forEach(function (name) { var v = params.get(prefix + name); if (v !== null) fields.push([prefix + name, v]); });
       var id = target.id;
       // The last page has no Next: the focus then goes to the count of what is shown.
       setQuery(node, prefix, fields).then(function () { focusById(id, id.replace(/-(next|prev)$/, "-count")); });

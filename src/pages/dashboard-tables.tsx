@@ -7,6 +7,7 @@
  */
 import { createContext, useContext, type Child } from "hono/jsx";
 import type { Page, Paging } from "../domain/lists.js";
+import { LOGGED_BODY_BYTES } from "../domain/request-log.js";
 import { MAX_PER_PAGE } from "../http/paging.js";
 
 /** A table's rows per page unless the query asks for another count (1 to MAX_PER_PAGE). */
@@ -253,7 +254,7 @@ export function Payload(props: { id: string; text: string | null; label: string;
   return (
     <div class="payload">
       <div class="row">
-        <p class="muted">{props.label}{whole ? "" : " (cut at 8 KB)"}</p>
+        <p class="muted">{props.label}{whole ? "" : ` (cut at ${LOGGED_BODY_BYTES / 1024} KB)`}</p>
         <button type="button" class="secondary small" data-copy={props.id} aria-label={`Copy ${props.what}`}>Copy</button>
       </div>
       <pre class="mono wrap" id={props.id} data-testid={props.testid}>{shown}</pre>

@@ -15,6 +15,8 @@ describe("MemoRouter (hono's router, static matches remembered)", () => {
     expect(params("/cards/A")).toBe("A");
     expect(params("/cards/B")).toBe("B");
     expect(params("/cards/A")).toBe("A");
+    // Matched afresh each time: only paths without parameters are remembered.
+    expect(r.match("GET", "/cards/A")).not.toBe(r.match("GET", "/cards/A"));
   });
 
   it("gives the same handlers for a static path each time, per method", () => {

@@ -85,6 +85,7 @@ describe("dashboard tables: search, filters and paging", () => {
     expect(await fragment(c, "outcomes", "status=payout")).toContain("rule_");
     expect(await fragment(c, "outcomes", "status=vtu")).toContain("No outcome rules match these filters.");
     const payoutEntries = await fragment(c, "ledger", "q=ref-001");
+    expect(payoutEntries).toContain("ref-001");
     expect(payoutEntries).not.toContain("ref-000");
     expect(await fragment(c, "ledger", "status=vtu_refund")).toContain("No ledger entries match these filters.");
     await c.call("GET", "/api/v1/payout/status?reference=nope");
