@@ -356,7 +356,7 @@ export function ruleProblems(r: Pick<OutcomeRule, "target" | "outcome" | "match"
     }
   }
   if (r.delay_seconds !== null && r.delay_seconds > maxDelaySeconds(r.target)) {
-    problems.delay_seconds = `For target ${r.target}, delay_seconds is wall-clock time the reply is held back: at most ${MAX_RESPONSE_DELAY_SECONDS}.`;
+    problems.delay_seconds = `For target ${r.target}, delay_seconds is wall-clock time the reply is held back: at most ${maxDelaySeconds(r.target)}.`;
   }
   const operation = r.match?.operation;
   if (r.target === "response" && operation !== undefined && !RESPONSE_OPERATIONS.some((o) => o.toLowerCase() === String(operation).toLowerCase())) {
