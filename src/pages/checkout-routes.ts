@@ -55,6 +55,21 @@ function view(tenant: Tenant, c: Checkout): LinkPageData {
   };
 }
 
+/**
+ * What anyone holding the reference may read: never the customer's email (the page renders it for the
+ * one it shows), and the one-time account only while the link can still be paid into.
+ */
+function publicView(tenant: Tenant, c: Checkout): Partial<LinkPageData> {
+  const data: Partial<LinkPageData> = view(tenant, c);
+  delete data.customer_email;
+  if (data.status !== "pending") {
+    delete data.bank_name;
+    delete data.account_number;
+    delete data.account_name;
+  }
+  return data;
+}
+
 export function checkoutPages(deps: PageDeps) {
   // References are unique sandbox-wide, so the registry's index names the one merchant (no scan).
   const lookup = async (c: Context) => {
@@ -75,7 +90,7 @@ export function checkoutPages(deps: PageDeps) {
     .get("/pay/:reference/status", async (c) => {
       const found = await lookup(c);
       if (!found) throw new DomainError("NOT_FOUND", "No such payment link.");
-      return c.json({ success: true, data: view(found.tenant, found.checkout) });
+      return c.json({ success: true, data: publicView(found.tenant, found.checkout) });
     })
     .route("/", simulateRoute(deps, lookup));
 }
@@ -91,10 +106,6 @@ const SIMULATE_PAID: Examples = {
         amount: 12500,
         description: "Jollof rice for two",
         business_name: "Mama Put Foods Ltd",
-        customer_email: "ada@example.com",
-        bank_name: "Partner Bank (Sandbox)",
-        account_number: "5836420702",
-        account_name: "Mama Put Foods Ltd Checkout",
         status: "paid",
         expires_at: "2026-03-02T09:30:00.000Z",
         paid_at: "2026-03-02T09:00:00.000Z",
@@ -151,6 +162,6 @@ function simulateRoute(deps: PageDeps, lookup: (c: Context) => Promise<{ tenant:
     const amount = c.req.valid("json").amount;
     payCheckout(contextOf(tenant), tenant.state, checkout.reference, amount === undefined ? undefined : toMinor(amount));
     await deps.afterChange(tenant);
-    return c.json({ success: true as const, data: view(tenant, checkout) }, 200);
+    return c.json({ success: true as const, data: publicView(tenant, checkout) }, 200);
   });
 }
