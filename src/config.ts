@@ -10,6 +10,9 @@ import { z } from "zod";
 import { DEFAULT_REQUEST_LOG_SIZE, MAX_REQUEST_LOG_SIZE } from "./domain/request-log.js";
 import { DATA_SYNC_LEVELS } from "./store/file-store.js";
 
+// A URL names a database or a service, never a folder: taken as a path it would quietly become a
+// folder named after its scheme ("postgres:") in the working directory.
+const URL_SCHEME = /^([a-z][a-z0-9+.-]*):\/\//i;
 const bool = z.union([z.boolean(), z.enum(["true", "false", "1", "0"]).transform((v) => v === "true" || v === "1")]);
 const list = z.union([z.array(z.string().min(1)), z.string().transform((v) => v.split(",").map((s) => s.trim()).filter(Boolean))]);
 
@@ -26,7 +29,15 @@ export const SettingsSchema = z
       .describe("Base URL for payment_link/checkout_url (default: the request's origin)"),
     seed: z.string().min(1).optional().describe("Seed for deterministic identifiers, account numbers and PANs"),
     fixtures: z.string().min(1).optional().describe("Folder with replacement fixture files (default: the bundled fixtures/)"),
-    data: z.string().min(1).optional().describe("Folder for the merchants' files: a snapshot and a journal of changes each (default: in memory only)"),
+    data: z
+      .string()
+      .min(1)
+      .superRefine((value, ctx) => {
+        const scheme = URL_SCHEME.exec(value)?.[1];
+        if (scheme) ctx.addIssue({ code: "custom", message: `${scheme}:// is not a store this sandbox knows; --data takes a folder path, e.g. --data ./sandbox-data` });
+      })
+      .optional()
+      .describe("Folder for the merchants' files: a snapshot and a journal of changes each (default: in memory only)"),
     data_sync: z
       .enum(DATA_SYNC_LEVELS)
       .optional()
