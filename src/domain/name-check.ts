@@ -9,7 +9,10 @@
 import type { DomainContext } from "./context.js";
 import { DomainError } from "./errors.js";
 import { accountHolderName } from "./names.js";
-import { accountNeverResolves } from "./outcomes.js";
+import { accountNeverResolves, NAME_ENQUIRY_TIMEOUT_ENDING } from "./outcomes.js";
+
+/** The test accounts name enquiry never names (0000: not found; 0010: no answer) have no holder to match or reveal. */
+const enquiryGivesName = (accountNumber: string) => !accountNeverResolves(accountNumber) && !accountNumber.endsWith(NAME_ENQUIRY_TIMEOUT_ENDING);
 
 /** Words of ASCII letters and digits, one space apart: what most names are, already normal but for case. */
 const PLAIN = /^[A-Za-z0-9]+(?: [A-Za-z0-9]+)*$/;
@@ -48,8 +51,8 @@ export const sameBankName = (given: string, listed: string): boolean => normalis
  * Refuses a transfer whose `bank_name` is not the bank's, or whose `account_name` does not name the
  * account's holder, naming what the bank list and name enquiry say so the developer can fix it. Runs
  * after the bank code and account number checks (name-enquiry.ts `assertKnownAccount`). An account
- * name enquiry never resolves (a test account ending 0000) has no name to match: its transfer is
- * accepted and fails at settlement, as the README's magic values say.
+ * name enquiry never names has no name to match: a test account ending 0000 is accepted and fails at
+ * settlement, and one ending 0010 is refused later, when the transfer's own enquiry times out.
  */
 export function assertDestinationNames(
   ctx: DomainContext,
@@ -63,7 +66,7 @@ export function assertDestinationNames(
       `bank_name "${dest.bank_name}" is not the name of bank ${dest.bank_code}: the bank list (GET /api/v1/payout/banks) names it "${bank.bank_name}".`,
     );
   }
-  if (accountNeverResolves(dest.account_number)) return;
+  if (!enquiryGivesName(dest.account_number)) return;
   const holder = accountHolderName(dest.bank_code, dest.account_number);
   if (!namesHolder(dest.account_name, holder)) {
     throw new DomainError(

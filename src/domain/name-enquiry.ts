@@ -22,8 +22,8 @@ export function assertKnownAccount(ctx: DomainContext, bankCode: string, account
   if (!isPlausibleNuban(bankCode, accountNumber) && !isMagicAccount(accountNumber)) throw unresolved(bankCode, accountNumber);
 }
 
-const unresolved = (bankCode: string, accountNumber: string) =>
-  new DomainError("INVALID_ACCOUNT", `Account ${accountNumber} could not be resolved at bank ${bankCode}.`);
+const unresolved = (bankCode: string, accountNumber: string, more = "") =>
+  new DomainError("INVALID_ACCOUNT", `Account ${accountNumber} could not be resolved at bank ${bankCode}.${more}`);
 
 /**
  * A bank that is down (an outcome rule `bank` `down`) refuses name enquiries and transfers alike with
@@ -52,14 +52,27 @@ export function assertBankAvailable(ctx: DomainContext, state: TenantState, bank
 export function verifyAccount(ctx: DomainContext, state: TenantState, bankCode: string, accountNumber: string) {
   assertKnownAccount(ctx, bankCode, accountNumber);
   assertBankAvailable(ctx, state, bankCode);
-  const plan = planNameEnquiry(ctx, state, { bank_code: bankCode, account_number: accountNumber });
-  if (plan.outcome === "not_found") throw unresolved(bankCode, accountNumber);
+  assertNameResolves(ctx, state, bankCode, accountNumber, "enquiry");
+  return { account_number: accountNumber, account_name: accountHolderName(bankCode, accountNumber), bank_code: bankCode };
+}
+
+/**
+ * The name enquiry an enquiry or a transfer makes at the bank: refused when it finds no account or the
+ * bank does not answer. A transfer refused here was never sent: nothing is debited and its reference stays free.
+ */
+export function assertNameResolves(ctx: DomainContext, state: TenantState, bankCode: string, accountNumber: string, purpose: "enquiry" | "transfer"): void {
+  const plan = planNameEnquiry(ctx, state, { bank_code: bankCode, account_number: accountNumber }, purpose);
+  const notSent = purpose === "transfer" ? " The transfer was not sent: no payout was made and nothing was debited." : "";
+  if (plan.outcome === "not_found") throw unresolved(bankCode, accountNumber, notSent);
   if (plan.outcome === "timeout") {
+    const advice =
+      purpose === "transfer"
+        ? " Retry the transfer with the same reference once an enquiry (POST /api/v1/payout/verify-account) resolves the name."
+        : " No name was returned; retry the enquiry, and do not transfer until it resolves.";
     throw new DomainError(
       "GATEWAY_TIMEOUT",
-      `Name enquiry for account ${accountNumber} at bank ${bankCode} timed out: the bank did not answer. No name was returned; retry the enquiry, and do not transfer until it resolves.`,
+      `Name enquiry for account ${accountNumber} at bank ${bankCode} timed out: the bank did not answer.${notSent}${advice}`,
       { wait_ms: plan.delay_ms },
     );
   }
-  return { account_number: accountNumber, account_name: accountHolderName(bankCode, accountNumber), bank_code: bankCode };
 }

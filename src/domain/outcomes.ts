@@ -159,12 +159,19 @@ export type NameEnquiryPlan = { outcome: "resolves" } | { outcome: "not_found" }
 /**
  * Name enquiry: a `verify_account` rule, else the magic endings (0000 does not resolve, 0010 times
  * out), else the account resolves. A time-out answers after the rule's delay_seconds (wall clock; none by default).
+ * A transfer makes the same enquiry before it moves money, except that 0000 resolves for it: that ending is
+ * the payout that is accepted and then fails at the beneficiary bank.
  */
-export function planNameEnquiry(ctx: DomainContext, state: TenantState, facts: { bank_code: string; account_number: string }): NameEnquiryPlan {
+export function planNameEnquiry(
+  ctx: DomainContext,
+  state: TenantState,
+  facts: { bank_code: string; account_number: string },
+  purpose: "enquiry" | "transfer" = "enquiry",
+): NameEnquiryPlan {
   const rule = takeRule(ctx, state, "verify_account", facts);
   if (rule?.outcome === "not_found") return { outcome: "not_found" };
   if (rule?.outcome === "timeout") return { outcome: "timeout", delay_ms: (rule.delay_seconds ?? 0) * 1000 };
-  if (accountNeverResolves(facts.account_number)) return { outcome: "not_found" };
+  if (purpose === "enquiry" && accountNeverResolves(facts.account_number)) return { outcome: "not_found" };
   if (facts.account_number.endsWith(NAME_ENQUIRY_TIMEOUT_ENDING)) return { outcome: "timeout", delay_ms: 0 };
   return { outcome: "resolves" };
 }

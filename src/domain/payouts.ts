@@ -15,7 +15,7 @@ import { payoutSettled } from "./events.js";
 import { post } from "./ledger.js";
 import { payoutFee } from "./limits.js";
 import { toMajor, type Minor } from "./money.js";
-import { assertBankAvailable, assertKnownAccount } from "./name-enquiry.js";
+import { assertBankAvailable, assertKnownAccount, assertNameResolves } from "./name-enquiry.js";
 import { assertDestinationNames } from "./name-check.js";
 import { planPayout } from "./outcomes.js";
 import { assertVolume, recordVolume, releaseVolume } from "./volume.js";
@@ -53,6 +53,7 @@ export function createPayout(ctx: DomainContext, state: TenantState, req: Payout
   }
   assertVolume(state.windows.payoutVolume, ctx.now, req.amount, limits);
   assertBankAvailable(ctx, state, req.bank_code);
+  assertNameResolves(ctx, state, req.bank_code, req.account_number, "transfer");
 
   const fee = payoutFee(req.amount);
   const reference = req.reference ?? uniqueReference(ctx, state);

@@ -8,6 +8,7 @@ import { AT, DEMO_PROCESSING_PAYOUT } from "../../http/demo-examples.js";
 import { accountHolderName } from "../../domain/names.js";
 import { DEFAULT_LIMITS, PAYOUT_FEE_CAP, PAYOUT_FEE_PERCENT } from "../../domain/limits.js";
 import { thousands as naira, toMajor } from "../../domain/money.js";
+import { NAME_ENQUIRY_TIMEOUT_ENDING } from "../../domain/outcomes.js";
 
 const L = DEFAULT_LIMITS;
 
@@ -233,7 +234,9 @@ stay \`processing\` until their status is read 3 times. The transfer to \`0006\`
 reset with no answer, \`0007\` answers after 45 s of wall-clock time, \`0008\` answers 500 \`INTERNAL_ERROR\` and \`0009\`
 504 \`GATEWAY_TIMEOUT\` (each of these four completes as usual). These test accounts skip the check-digit test at any
 bank. Name enquiry never resolves an account ending \`0000\`, so its transfer takes any \`account_name\` (the others
-take the name name enquiry gives them). Outcome rules (\`POST /sandbox/v1/outcomes\`) take precedence: target \`payout\` for the outcome (\`queries\` to
+take the name name enquiry gives them). Every other transfer makes its own name enquiry before anything is debited:
+one to an account ending \`${NAME_ENQUIRY_TIMEOUT_ENDING}\`, or matched by a \`verify_account\` outcome rule, is refused as that enquiry
+fails (504 \`GATEWAY_TIMEOUT\`, or 422 \`INVALID_ACCOUNT\`): it was not sent, nothing was debited and its reference is still free. Outcome rules (\`POST /sandbox/v1/outcomes\`) take precedence: target \`payout\` for the outcome (\`queries\` to
 settle on a status read), \`response\` for the answer (\`match: { operation: createPayout }\`), \`bank\` for an outage.
 Move a payout by hand with \`POST /sandbox/v1/payouts/{reference}/approve\`, \`/reject\`, \`/complete\` or \`/fail\`, and
 change the limits with \`PATCH /sandbox/v1/merchant\` (\`limits\`). The demo merchant's wallet holds less than the review
@@ -285,6 +288,10 @@ export const TRANSFER_BODY_EXAMPLES: Examples = {
   gatewayTimeoutAfterCommit: {
     summary: "In the sandbox: made, then answered 504 (an account ending 0009): query the status by reference",
     value: { amount: 25000, ...magicAccount("0009"), reference: "INV-2207-B", narration: "Invoice INV-2207" },
+  },
+  nameEnquiryTimeout: {
+    summary: `In the sandbox: the transfer's name enquiry times out (an account ending ${NAME_ENQUIRY_TIMEOUT_ENDING}): nothing is sent`,
+    value: { amount: 25000, ...magicAccount(NAME_ENQUIRY_TIMEOUT_ENDING), reference: "INV-2207-C", narration: "Invoice INV-2207" },
   },
 };
 
@@ -406,7 +413,15 @@ export const TRANSFER_ERRORS = {
   },
   500: { serverErrorAfterCommit: AFTER_COMMIT.serverError("The payout was made (debited), then the answer failed: query its status by reference") },
   503: { bankUnavailable: BANK_UNAVAILABLE },
-  504: { gatewayTimeoutAfterCommit: AFTER_COMMIT.gatewayTimeout("The payout was made (debited), then the answer timed out: query its status by reference") },
+  504: {
+    gatewayTimeoutAfterCommit: AFTER_COMMIT.gatewayTimeout("The payout was made (debited), then the answer timed out: query its status by reference"),
+    nameEnquiryTimeout: errorExample(
+      "The bank did not answer the transfer's name enquiry: nothing was sent or debited",
+      "GATEWAY_TIMEOUT",
+      `Name enquiry for account 012345${NAME_ENQUIRY_TIMEOUT_ENDING} at bank 058 timed out: the bank did not answer. The transfer was not sent: no payout was made and nothing was debited. Retry the transfer with the same reference once an enquiry (POST /api/v1/payout/verify-account) resolves the name.`,
+      { request_id: "3f9d2c1e-8a4b-4c6d-9e0f-1a2b3c4d5e6f" },
+    ),
+  },
   429: {
     ipRateLimited: retryAfter(
       `Over ${L.payout_attempts_per_ip_per_hour} payout attempts in an hour from one IP`,
