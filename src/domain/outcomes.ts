@@ -191,11 +191,30 @@ export function bankOutage(ctx: DomainContext, state: TenantState, bankCode: str
 
 // ---- Responses -----------------------------------------------------------------------------
 
+export type ResponseOperation = (typeof RESPONSE_OPERATIONS)[number];
+
 /** What happens to the answer of an operation that has already committed, and after how many wall-clock ms. */
 export interface ResponseFault {
+  operation: ResponseOperation;
   outcome: ResponseFaultOutcome;
   delay_ms: number;
 }
+
+const VTU_ADVICE =
+  "a VTU request carries no reference of yours to query, so check the wallet balance (GET /api/v1/wallet/balance) for its debit before you buy again; a purchase that was made also reaches your webhook.";
+const CARD_ADVICE = "read the card's balance (GET /api/v1/virtual-cards/{id}) and transactions (GET /api/v1/virtual-cards/{id}/transactions) before you retry.";
+
+/** After an answer lost past its commit: how the merchant finds out what happened, for each operation (what it can query by). */
+export const AFTER_COMMIT_ADVICE: Record<ResponseOperation, string> = {
+  createPayout: "query its status by reference (GET /api/v1/payout/status) before you retry, and retry only with the same reference.",
+  buyAirtime: VTU_ADVICE,
+  buyData: VTU_ADVICE,
+  payCable: VTU_ADVICE,
+  buyElectricity: VTU_ADVICE,
+  buyExamPins: VTU_ADVICE,
+  fundVirtualCard: CARD_ADVICE,
+  unloadVirtualCard: CARD_ADVICE,
+};
 
 /** A slow response's wait unless the rule gives one: longer than the 30 s most HTTP clients wait. */
 export const SLOW_RESPONSE_SECONDS = 45;
@@ -222,12 +241,13 @@ const magicResponse = (operation: string, accountNumber: unknown): ResponseFault
  * matching `operation` and the request's fields, else, for a transfer, the magic account endings.
  */
 export function planResponseFault(ctx: DomainContext, state: TenantState, facts: Record<string, unknown> & { operation: string }): ResponseFault | undefined {
-  if (!(RESPONSE_OPERATIONS as readonly string[]).includes(facts.operation)) return undefined;
+  const operation = facts.operation as ResponseOperation;
+  if (!RESPONSE_OPERATIONS.includes(operation)) return undefined;
   const rule = takeRule(ctx, state, "response", facts);
-  const magic = magicResponse(facts.operation, facts.account_number);
+  const magic = magicResponse(operation, facts.account_number);
   const outcome = (rule?.outcome as ResponseFaultOutcome | undefined) ?? magic;
   if (!outcome) return undefined;
-  return { outcome, delay_ms: delayOf(rule, outcome === "slow_response" ? SLOW_RESPONSE_SECONDS : 0) };
+  return { operation, outcome, delay_ms: delayOf(rule, outcome === "slow_response" ? SLOW_RESPONSE_SECONDS : 0) };
 }
 
 // ---- VTU -----------------------------------------------------------------------------------

@@ -6,6 +6,7 @@ import type { Context, ErrorHandler, NotFoundHandler } from "hono";
 import { HTTPException } from "hono/http-exception";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import { DomainError, type DomainErrorCode, type ErrorDetails } from "../domain/errors.js";
+import { AFTER_COMMIT_ADVICE, type ResponseOperation } from "../domain/outcomes.js";
 import { StoreUnavailable } from "../store/file-store.js";
 import { MerchantLimitError } from "../engine/registry.js";
 
@@ -65,9 +66,9 @@ export const STATUS_OF: Record<ErrorCode, ContentfulStatusCode> = {
 export type { ErrorDetails };
 /** What a sandbox bug says (with its request_id); an outcome rule `server_error` says the same, as the real thing would. */
 export const INTERNAL_ERROR_MESSAGE = "An unexpected error occurred. Quote the request_id when reporting it.";
-/** A 504 after the change was made (an outcome rule `response` `gateway_timeout`): the advice a merchant needs. */
-export const GATEWAY_TIMEOUT_MESSAGE =
-  "The request timed out upstream before it was confirmed. It may have been processed: query its status by reference before you retry, and retry only with the same reference.";
+/** A 504 after the change was made (an outcome rule `response` `gateway_timeout`): the advice a merchant needs for that operation. */
+export const gatewayTimeoutMessage = (operation: ResponseOperation) =>
+  `The request timed out upstream before it was confirmed. It may have been processed: ${AFTER_COMMIT_ADVICE[operation]}`;
 
 
 /**

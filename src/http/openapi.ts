@@ -1,6 +1,7 @@
 /** Small builders for route definitions, so each route reads as request -> responses. */
 import type { z } from "@hono/zod-openapi";
-import { GATEWAY_TIMEOUT_MESSAGE, INTERNAL_ERROR_MESSAGE } from "./errors.js";
+import { gatewayTimeoutMessage, INTERNAL_ERROR_MESSAGE } from "./errors.js";
+import type { ResponseOperation } from "../domain/outcomes.js";
 import { ErrorSchema } from "./schemas.js";
 
 /**
@@ -72,14 +73,14 @@ const EXAMPLE_REQUEST_ID = "3f9d2c1e-8a4b-4c6d-9e0f-1a2b3c4d5e6f";
 export const AFTER_COMMIT = {
   serverError: (summary: string): Example =>
     errorExample(summary, "INTERNAL_ERROR", INTERNAL_ERROR_MESSAGE, { request_id: EXAMPLE_REQUEST_ID }),
-  gatewayTimeout: (summary: string): Example =>
-    errorExample(summary, "GATEWAY_TIMEOUT", GATEWAY_TIMEOUT_MESSAGE, { request_id: EXAMPLE_REQUEST_ID }),
+  gatewayTimeout: (summary: string, operation: ResponseOperation): Example =>
+    errorExample(summary, "GATEWAY_TIMEOUT", gatewayTimeoutMessage(operation), { request_id: EXAMPLE_REQUEST_ID }),
 };
 
 /** The 500 and 504 examples of a money-moving operation that has no request example of its own for them. */
-export const afterCommitErrors = (what: string) => ({
+export const afterCommitErrors = (what: string, operation: ResponseOperation) => ({
   500: { serverErrorAfterCommit: AFTER_COMMIT.serverError(`The ${what} was made, then the answer failed (an outcome rule response server_error)`) },
-  504: { gatewayTimeoutAfterCommit: AFTER_COMMIT.gatewayTimeout(`The ${what} was made, then the answer timed out (an outcome rule response gateway_timeout)`) },
+  504: { gatewayTimeoutAfterCommit: AFTER_COMMIT.gatewayTimeout(`The ${what} was made, then the answer timed out (an outcome rule response gateway_timeout)`, operation) },
 });
 
 /** What any route can answer, worded as the sandbox words it (src/http/errors.ts, auth.ts, app.ts). */

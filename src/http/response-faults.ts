@@ -19,7 +19,7 @@ import { DomainError } from "../domain/errors.js";
 import { mayFaultResponse, planResponseFault, type ResponseFault } from "../domain/outcomes.js";
 import { contextOf } from "../engine/tenant.js";
 import type { AppEnv } from "./env.js";
-import { ConnectionReset, errorResponse, GATEWAY_TIMEOUT_MESSAGE, INTERNAL_ERROR_MESSAGE } from "./errors.js";
+import { ConnectionReset, errorResponse, gatewayTimeoutMessage, INTERNAL_ERROR_MESSAGE } from "./errors.js";
 
 /** The operationId of the route a request reached (e.g. createPayout), if it has one. */
 export type OperationOf = (c: Context<AppEnv>) => string | undefined;
@@ -131,7 +131,7 @@ async function applyFault(c: Context<AppEnv>, fault: ResponseFault | undefined, 
       c.res = errorResponse(c, "INTERNAL_ERROR", INTERNAL_ERROR_MESSAGE);
       return;
     case "gateway_timeout":
-      c.res = errorResponse(c, "GATEWAY_TIMEOUT", GATEWAY_TIMEOUT_MESSAGE);
+      c.res = errorResponse(c, "GATEWAY_TIMEOUT", gatewayTimeoutMessage(fault.operation));
       return;
     default:
       return; // slow_response, or a refusal that took its time: the answer as it was, late

@@ -11,7 +11,7 @@ import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { describe, expect, it } from "vitest";
 import { LATE_FAILURE_MS } from "../../src/domain/outcomes.js";
-import { ConnectionReset, GATEWAY_TIMEOUT_MESSAGE, INTERNAL_ERROR_MESSAGE } from "../../src/http/errors.js";
+import { ConnectionReset, gatewayTimeoutMessage, INTERNAL_ERROR_MESSAGE } from "../../src/http/errors.js";
 import { at, client, payoutBody, PAYOUT_ACCOUNT, type PayoutBody, type TestClient } from "../client.js";
 import { closedAfterEach, closeServer, expectError, expectLedgerConsistent, harness, httpCall, makeNuban, until, type Harness, type Reply } from "../helpers.js";
 
@@ -179,7 +179,7 @@ describe("slow_response: the transfer is made, the answer comes late", () => {
 describe("server_error and gateway_timeout: the transfer is made, the answer is a 5xx", () => {
   for (const [outcome, account, status, code, message] of [
     ["server_error", SERVER_ERROR, 500, "INTERNAL_ERROR", INTERNAL_ERROR_MESSAGE],
-    ["gateway_timeout", GATEWAY, 504, "GATEWAY_TIMEOUT", GATEWAY_TIMEOUT_MESSAGE],
+    ["gateway_timeout", GATEWAY, 504, "GATEWAY_TIMEOUT", gatewayTimeoutMessage("createPayout")],
   ] as const) {
     it(`${outcome}: ${status} ${code} with request_id and message (magic ${account.slice(-4)} and a rule); the payout exists, debited once`, async () => {
       const c = client(await harness().merchant({ wallet_balance: 100_000 }));

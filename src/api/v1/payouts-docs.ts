@@ -414,7 +414,7 @@ export const TRANSFER_ERRORS = {
   500: { serverErrorAfterCommit: AFTER_COMMIT.serverError("The payout was made (debited), then the answer failed: query its status by reference") },
   503: { bankUnavailable: BANK_UNAVAILABLE },
   504: {
-    gatewayTimeoutAfterCommit: AFTER_COMMIT.gatewayTimeout("The payout was made (debited), then the answer timed out: query its status by reference"),
+    gatewayTimeoutAfterCommit: AFTER_COMMIT.gatewayTimeout("The payout was made (debited), then the answer timed out: query its status by reference", "createPayout"),
     nameEnquiryTimeout: errorExample(
       "The bank did not answer the transfer's name enquiry: nothing was sent or debited",
       "GATEWAY_TIMEOUT",

@@ -154,7 +154,7 @@ const fund = route({
   summary: "Fund a card from the wallet (amount plus funding fee, at the merchant's USD rate)",
   description: DESCRIPTIONS.fundVirtualCard,
   request: { params: idParam(FUND.id), ...body(UsdAmount, FUND.body) },
-  responses: { 200: json(Moved, "Funds moved", FUND[200]), ...errors({ 403: FUND[403], 404: FUND[404], 409: FUND[409], 422: FUND[422], ...afterCommitErrors("funding") }) },
+  responses: { 200: json(Moved, "Funds moved", FUND[200]), ...errors({ 403: FUND[403], 404: FUND[404], 409: FUND[409], 422: FUND[422], ...afterCommitErrors("funding", "fundVirtualCard") }) },
 });
 const unload = route({
   method: "post",
@@ -163,7 +163,7 @@ const unload = route({
   summary: "Move funds from a card back to the wallet",
   description: DESCRIPTIONS.unloadVirtualCard,
   request: { params: idParam(UNLOAD.id), ...body(UsdAmount, UNLOAD.body) },
-  responses: { 200: json(Moved, "Funds moved", UNLOAD[200]), ...errors({ 403: UNLOAD[403], 404: UNLOAD[404], 409: UNLOAD[409], 422: UNLOAD[422], ...afterCommitErrors("unload") }) },
+  responses: { 200: json(Moved, "Funds moved", UNLOAD[200]), ...errors({ 403: UNLOAD[403], 404: UNLOAD[404], 409: UNLOAD[409], 422: UNLOAD[422], ...afterCommitErrors("unload", "unloadVirtualCard") }) },
 });
 /** Freeze, unfreeze and terminate: no body, the card's new status back. */
 interface ActionDocs {

@@ -1,6 +1,7 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { NETWORKS } from "../../domain/catalog.js";
 import { toMinor } from "../../domain/money.js";
+import type { ResponseOperation } from "../../domain/outcomes.js";
 import {
   priceAirtime,
   priceCable,
@@ -96,7 +97,7 @@ interface PurchaseDocs {
   422: Examples;
 }
 
-const purchaseRoute = <T extends z.ZodType>(path: string, operationId: string, summary: string, description: string, schema: T, docs: PurchaseDocs) =>
+const purchaseRoute = <T extends z.ZodType>(path: string, operationId: ResponseOperation, summary: string, description: string, schema: T, docs: PurchaseDocs) =>
   createRoute({
     method: "post",
     path,
@@ -109,7 +110,7 @@ const purchaseRoute = <T extends z.ZodType>(path: string, operationId: string, s
     request: body(schema, docs.body),
     responses: {
       200: json(PurchaseResult, "The purchase result (top level); a failed purchase is status fail, already refunded", docs[200]),
-      ...errors({ 403: docs[403], 422: docs[422], ...afterCommitErrors("purchase") }),
+      ...errors({ 403: docs[403], 422: docs[422], ...afterCommitErrors("purchase", operationId) }),
     },
   });
 
