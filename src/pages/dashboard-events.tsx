@@ -9,6 +9,7 @@
 import { deliveryView, eventView } from "../domain/events.js";
 import { listDeliveries, listEvents } from "../domain/lists.js";
 import { DeliveryOutcomes, EVENT_STATUSES } from "../domain/records.js";
+import { CAPTURE_URL, deliveryTarget } from "../domain/webhook-policy.js";
 import type { Tenant } from "../engine/tenant.js";
 import { Action } from "./dashboard-fragments.js";
 import { choices, ListTable, pageOf, Payload, tableQuery, when } from "./dashboard-tables.js";
@@ -38,6 +39,7 @@ export function Events({ tenant, query }: { tenant: Tenant; query: URLSearchPara
   );
   // Counted once for the page's events, in one pass over the deliveries.
   const shown = new Set(events.items.map((e) => e.id));
+  const target = deliveryTarget(tenant.config);
   const counts = new Map<string, number>();
   for (const d of state.deliveries) if (shown.has(d.event_id)) counts.set(d.event_id, (counts.get(d.event_id) ?? 0) + 1);
   return (
@@ -65,14 +67,16 @@ export function Events({ tenant, query }: { tenant: Tenant; query: URLSearchPara
                 )}
               </td>
               <td>{when(v.created_at)}</td>
-              <td>{tenant.config.webhook_url ? <Action post={`/sandbox/v1/events/${v.id}/redeliver`} label="Redeliver" secondary /> : null}</td>
+              <td>{target ? <Action post={`/sandbox/v1/events/${v.id}/redeliver`} label="Redeliver" secondary /> : null}</td>
             </tr>
           );
         })}
       </ListTable>
       <h3 id="deliveries-heading" tabindex={-1}>Webhook deliveries{ofEvent ? <> of <span class="mono">{ofEvent}</span></> : null}</h3>
-      {tenant.config.webhook_url ? (
-        <p class="muted">Delivered to <span class="mono">{tenant.config.webhook_url}</span></p>
+      {target === CAPTURE_URL ? (
+        <p class="muted">No webhook URL set: events are delivered to the sandbox's built-in capture (<span class="mono">{CAPTURE_URL}</span>).</p>
+      ) : target ? (
+        <p class="muted">Delivered to <span class="mono">{target}</span></p>
       ) : (
         <p class="muted">No webhook URL set: events are logged but not delivered.</p>
       )}
