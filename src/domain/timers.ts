@@ -3,6 +3,7 @@
  * in the tenant's state so it can be persisted and restored. `seq` breaks ties in scheduling order.
  * What a timer does is decided when it fires (timer-dispatch.ts), from the record it names.
  */
+import { MAX_CLOCK } from "./bounds.js";
 import type { Timer, TimerKind } from "./records.js";
 import type { TenantState } from "./state.js";
 import type { DomainContext } from "./context.js";
@@ -29,6 +30,15 @@ export function schedule(ctx: DomainContext, state: TenantState, at: number, kin
 
 export function nextTimer(state: TenantState): Timer | undefined {
   return state.timers[0];
+}
+
+/**
+ * Whether a timer can still fall due. The clock stops at MAX_CLOCK, so a timer after it (a delay
+ * started near the end of the range) stays pending for good: kept, so the record it names stays as
+ * it is until a lever moves it, but never woken for.
+ */
+export function canFire(timer: Timer): boolean {
+  return timer.at <= MAX_CLOCK;
 }
 
 /** Removes and returns the earliest timer due at or before `upTo`. */

@@ -3,8 +3,9 @@
  * target in (at, seq) order, moving the clock to each timer's time first so the timestamps it writes
  * are right, including timers scheduled by the timers it fires, then leaves the clock at the target.
  * Calls for one merchant are serialised. In realtime mode each merchant with pending timers has one
- * Node timeout armed for its next timer, and every request first catches up on what is due, so a
- * reply never shows a state that should already have moved on.
+ * Node timeout armed for its next timer (none for timers after the clock's last instant, which never
+ * fire), and every request first catches up on what is due, so a reply never shows a state that
+ * should already have moved on.
  *
  * Background work never ends the process and never holds up other merchants: a timer that throws is
  * recorded as an incident of its merchant and the rest carry on; long runs give the event loop back
@@ -18,7 +19,7 @@ import { performance } from "node:perf_hooks";
 import { recordIncident } from "../domain/incidents.js";
 import type { Timer } from "../domain/records.js";
 import { fireTimer, isDomainTimer } from "../domain/timer-dispatch.js";
-import { nextTimer, popDue } from "../domain/timers.js";
+import { canFire, nextTimer, popDue } from "../domain/timers.js";
 import { contextOf, type Tenant } from "./tenant.js";
 
 /**
@@ -33,8 +34,11 @@ export interface Deliveries {
 
 /** Guards against a timer that keeps rescheduling itself at the same instant. */
 const MAX_FIRED_PER_CALL = 5_000_000;
-/** Node's setTimeout limit; a later timer is re-armed when this one wakes. */
-const MAX_TIMEOUT_MS = 2 ** 31 - 1;
+/** Node's setTimeout limit (a longer delay would run after 1 ms); a later timer is re-armed when this one wakes. */
+export const MAX_TIMEOUT_MS = 2 ** 31 - 1;
+/** After a wake-up that failed (its save, say), the next try waits this long, doubling up to the cap. */
+export const RETRY_AFTER_FAILURE_MS = 1_000;
+export const MAX_RETRY_AFTER_FAILURE_MS = 60_000;
 /** How long a run of timers may hold the event loop before it lets other work (other merchants) in. */
 const SLICE_MS = 8;
 /** Webhook attempts of one merchant's instant in flight at once during an advance. */
@@ -42,9 +46,24 @@ const PARALLEL_ATTEMPTS = 32;
 
 const yieldToLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
 
+/** A merchant's armed wake-up: for which timer, computed at which clock revision; a retry after a failure is kept as it is. */
+interface WakeUp {
+  at: number;
+  revision: number;
+  retry: boolean;
+  handle: NodeJS.Timeout;
+}
+
+/** Real ms until sim time `at` on a realtime clock now at `now` running `speed` times wall time, within what setTimeout takes. */
+export function wakeUpDelay(at: number, now: number, speed: number): number {
+  return Math.min(MAX_TIMEOUT_MS, Math.max(0, Math.ceil((at - now) / speed)));
+}
+
 export class ClockDriver {
-  private readonly armed = new Map<string, { at: number; handle: NodeJS.Timeout }>();
+  private readonly armed = new Map<string, WakeUp>();
   private readonly queues = new Map<string, Promise<unknown>>();
+  /** Wake-ups that failed in a row, per merchant: how long the next try waits. */
+  private readonly failures = new Map<string, number>();
 
   constructor(
     private readonly dispatcher?: Deliveries,
@@ -90,29 +109,72 @@ export class ClockDriver {
     return next !== undefined && tenant.clock.settings().mode === "realtime" && next.at <= tenant.clock.now();
   }
 
-  /** (Re)arms the realtime wake-up for the merchant's next timer, or disarms it. */
+  /**
+   * (Re)arms the realtime wake-up for the merchant's next timer, or disarms it. A timer that can no
+   * longer fire (after the clock's last instant) gets none: it would wake the merchant every
+   * millisecond with nothing to do, so an idle merchant costs nothing whatever its clock.
+   */
   arm(tenant: Tenant): void {
-    const next = nextTimer(tenant.state);
-    const current = this.armed.get(tenant.id);
-    const { mode, speed } = tenant.clock.settings();
-    if (mode !== "realtime" || !next) {
-      if (current) clearTimeout(current.handle);
-      this.armed.delete(tenant.id);
+    const next = this.wakeUpTimer(tenant);
+    if (!next) {
+      this.disarm(tenant);
       return;
     }
-    if (current?.at === next.at) return;
+    // Kept while it is still right: same timer, clock neither moved nor sped up since it was computed.
+    const current = this.armed.get(tenant.id);
+    if (current && (current.retry || (current.at === next.at && current.revision === tenant.clock.revision))) return;
+    this.wakeUpAfter(tenant, next.at, wakeUpDelay(next.at, tenant.clock.now(), tenant.clock.settings().speed), false);
+  }
+
+  /** The timer a wake-up is for: the next one, when the clock is realtime and the timer can still fire. */
+  private wakeUpTimer(tenant: Tenant): Timer | undefined {
+    const next = nextTimer(tenant.state);
+    return next && canFire(next) && tenant.clock.settings().mode === "realtime" ? next : undefined;
+  }
+
+  /** Disarms one merchant's wake-up. */
+  private disarm(tenant: Tenant): void {
+    const current = this.armed.get(tenant.id);
     if (current) clearTimeout(current.handle);
-    const wait = Math.min(MAX_TIMEOUT_MS, Math.max(0, Math.ceil((next.at - tenant.clock.now()) / speed)));
+    this.armed.delete(tenant.id);
+  }
+
+  private wakeUpAfter(tenant: Tenant, at: number, wait: number, retry: boolean): void {
+    this.disarm(tenant);
     const handle = setTimeout(() => {
       this.armed.delete(tenant.id);
+      let failed = false;
       void this.serialised(tenant, async () => {
+        // Woken before the timer (a delay cut to setTimeout's limit, a clock slowed since): nothing to run or save.
+        if (!this.due(tenant)) return;
         await this.catchUp(tenant);
         await this.commitAndDeliver(tenant);
-      }).catch((err: unknown) => console.error(`[merchant-sandbox] merchant ${tenant.id}: timers failed:`, err))
-        .finally(() => this.arm(tenant));
+      })
+        .then(() => this.failures.delete(tenant.id))
+        .catch((err: unknown) => {
+          failed = true;
+          console.error(`[merchant-sandbox] merchant ${tenant.id}: timers failed:`, err);
+        })
+        .finally(() => (failed ? this.retryLater(tenant) : this.arm(tenant)));
     }, wait);
     handle.unref(); // a pending demo timer never keeps a stopping process alive
-    this.armed.set(tenant.id, { at: next.at, handle });
+    this.armed.set(tenant.id, { at, revision: tenant.clock.revision, retry, handle });
+  }
+
+  /**
+   * After a failed wake-up (a save the store refused, whose undo put the due timer back): the next
+   * try waits, doubling, instead of coming at once and failing again every millisecond.
+   */
+  private retryLater(tenant: Tenant): void {
+    const failures = (this.failures.get(tenant.id) ?? 0) + 1;
+    this.failures.set(tenant.id, failures);
+    const next = this.wakeUpTimer(tenant);
+    if (!next) {
+      this.disarm(tenant);
+      return;
+    }
+    const wait = Math.min(MAX_RETRY_AFTER_FAILURE_MS, RETRY_AFTER_FAILURE_MS * 2 ** Math.min(failures - 1, 16));
+    this.wakeUpAfter(tenant, next.at, wait, true);
   }
 
   /** A catch-up for a read (a page view): what it emitted is saved and delivered in the background. */
@@ -137,6 +199,8 @@ export class ClockDriver {
       clearTimeout(handle);
       this.armed.delete(id);
     }
+    if (tenant) this.failures.delete(tenant.id);
+    else this.failures.clear();
   }
 
   /**

@@ -16,6 +16,7 @@ export class Clock {
   private speed: number;
   private anchorSim: number;
   private anchorWall: number;
+  private changes = 0;
 
   constructor(settings: ClockSettings, private readonly wall: () => number) {
     this.mode = settings.mode;
@@ -30,6 +31,11 @@ export class Clock {
     return Math.min(MAX_CLOCK, this.anchorSim + Math.floor((this.wall() - this.anchorWall) * this.speed));
   }
 
+  /** Counts the times the clock was moved, or its mode or speed changed: a wake-up computed before is stale. */
+  get revision(): number {
+    return this.changes;
+  }
+
   settings(): ClockSettings {
     return { mode: this.mode, speed: this.speed, now: this.now() };
   }
@@ -42,6 +48,7 @@ export class Clock {
     this.anchorWall = this.wall();
     if (next.mode) this.mode = next.mode;
     if (next.speed !== undefined) this.speed = next.speed;
+    this.changes += 1;
   }
 
   /** Puts the clock at a saved setting, earlier times included: only for restoring a whole snapshot. */
@@ -50,6 +57,7 @@ export class Clock {
     this.speed = settings.speed;
     this.anchorSim = settings.now ?? this.wall();
     this.anchorWall = this.wall();
+    this.changes += 1;
   }
 
   /** Moves a clock forward by `ms` (both modes: realtime keeps running from the new point). */

@@ -42,7 +42,8 @@ Send **exactly one** of (else 422):
 - \`to\`: an ISO 8601 time at or after the merchant's current time.
 
 The clock never goes back (a \`to\` in the past gets 422 on \`to\`), moves at most 10 years per call, and never past
-9998-12-31T23:59:59.999Z.
+9998-12-31T23:59:59.999Z. A timer due after that (a delay started near the end) never fires: what it would settle
+stays as it is until a lever moves it.
 
 The response waits for the webhook attempts already in flight and for those the fired timers cause, so once it
 answers, the deliveries are in GET /sandbox/v1/webhook-deliveries: with a manual clock, \`{ "seconds": 0 }\` means

@@ -12,6 +12,8 @@ import { DEMO_KEYS } from "../helpers.js";
 
 export interface StartedServer {
   url: string;
+  /** The spawned process's id (the server itself when `command` is node, not a wrapper). */
+  pid: number;
   output: () => string;
   /** SIGTERM to the group; resolves with the exit code (SIGKILL after `graceMs`). */
   stop(graceMs?: number): Promise<number | null>;
@@ -60,7 +62,7 @@ export function startServerProcess(
       const m = (opts.listening ?? /listening on (http:\/\/\S+)/).exec(out);
       if (m && (!opts.ready || out.includes(opts.ready))) {
         clearTimeout(timer);
-        resolve({ url: m[1]!, output: () => out, stop, kill });
+        resolve({ url: m[1]!, pid: child.pid!, output: () => out, stop, kill });
       }
     };
     child.stdout!.on("data", (d: Buffer) => ((out += d.toString()), check()));
