@@ -4,6 +4,7 @@
  * scenarios/*.yaml, without a seed, so that loading one again works.
  */
 import { errorExample, type Examples } from "../http/openapi.js";
+import { FIXED_KEYS_REFUSED } from "../scenarios/load.js";
 
 export const LOAD_DESCRIPTION = `
 Loads a scenario into new merchants of this running sandbox and returns their keys and the scenario's named
@@ -15,7 +16,8 @@ The body is the scenario as JSON, or \`{ "yaml": "<the file's text>" }\` (the fo
 
 - \`name\` (required), \`description\`.
 - \`merchants\` (1 to 20): an alias for each, with any setting of POST /sandbox/v1/merchants (\`wallet_balance\`,
-  \`webhook_url\`, \`webhook_capture\`, \`limits\`...), and optional fixed \`api_key\`, \`api_secret\`, \`webhook_secret\`.
+  \`webhook_url\`, \`webhook_capture\`, \`limits\`...), and optional fixed \`api_key\` and \`api_secret\` (together; not
+  with \`--shared\`, see below), \`webhook_secret\`.
 - \`virtual_accounts\`, \`cardholders\` (\`approved: true\` skips KYC), \`cards\` (\`fund\` in USD, charged to the
   wallet), \`payment_links\`: each named with \`as\` (and \`merchant: <alias>\` when there are several merchants); at
   most 1,000 of each.
@@ -32,6 +34,13 @@ The body is the scenario as JSON, or \`{ "yaml": "<the file's text>" }\` (the fo
 
 The response: \`name\`, \`merchants\` (each alias's \`merchant_id\`, \`api_key\`, \`api_secret\`, \`webhook_secret\`)
 and \`objects\` (each \`as\` name's account number, reference or id).
+
+Fixed keys: without \`--shared\` the sandbox is its user's own, and a fixed \`api_key\` is accepted unless another merchant
+already uses it (422). With \`--shared\`, anyone could claim a team's keys before the team loads its scenario, so a
+scenario posted here that fixes a merchant's \`api_key\` or \`api_secret\` is refused (422 \`VALIDATION_ERROR\`), the same
+answer whether the key is in use or not. Leave the keys out and use the ones the response returns, or have the sandbox
+started with \`--scenario FILE\`: the operator's own files keep their fixed keys. A fixed \`webhook_secret\` is accepted in
+both modes.
 
 Loading is all or nothing: an invalid scenario gets 422 \`VALIDATION_ERROR\` naming the path in the document, and
 no merchant is left behind. Limits: 60 loads per client IP per rolling minute (5 with \`--shared\`; 429
@@ -108,6 +117,9 @@ export const LOAD_ERRORS = {
     }),
     invalidField: errorExample("A field breaks its rule (the path names it)", "VALIDATION_ERROR", "The scenario is invalid: Must have at most two decimal places.", {
       errors: { "merchants.shop.wallet_balance": ["Must have at most two decimal places."] },
+    }),
+    fixedKeysShared: errorExample("With --shared: a merchant with a fixed api_key or api_secret (whether the key is in use or not)", "VALIDATION_ERROR", `The scenario is invalid: ${FIXED_KEYS_REFUSED}`, {
+      errors: { "merchants.shop.api_key": [FIXED_KEYS_REFUSED] },
     }),
     tooDeep: errorExample("A body nested deeper than 32 levels", "VALIDATION_ERROR", "The request body nests deeper than 32 levels.", {
       errors: { body: ["Must nest at most 32 levels deep."] },

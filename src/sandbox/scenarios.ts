@@ -55,7 +55,7 @@ export function scenarioRoutes(registry: Registry, afterLoad: (t: Tenant) => Pro
     try {
       const scenario = typeof body.yaml === "string" ? parseScenario(body.yaml, "request body") : validateScenario(body, "request body");
       for (const [alias, m] of Object.entries(scenario.merchants)) assertWebhookTarget(m.webhook_url, shared, `merchants.${alias}.webhook_url`);
-      loaded = loadScenario(registry, scenario, { source: "request body", seededKeys: false });
+      loaded = loadScenario(registry, scenario, { source: "request body", seededKeys: false, fixedKeys: !shared });
     } catch (err) {
       if (!(err instanceof ScenarioError)) throw err;
       throw new DomainError("VALIDATION_ERROR", `The scenario is invalid: ${err.detail}`, { errors: { [err.path || "body"]: [err.detail] } });

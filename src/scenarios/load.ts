@@ -103,7 +103,16 @@ export interface LoadOptions {
   seededKeys: boolean;
   /** `start --scenario`: the file's path and text digest, recorded on each merchant it makes. */
   origin?: { file: string; digest: string };
+  /**
+   * false for an anonymous load into a shared sandbox: there a stranger could claim a team's fixed
+   * keys first, and a refusal only for keys in use would tell who holds them. Default true.
+   */
+  fixedKeys?: boolean;
 }
+
+/** Why a load that may not fix keys refuses them, and the two ways a team gets its merchants instead. */
+export const FIXED_KEYS_REFUSED =
+  "a shared sandbox (--shared) takes no fixed api_key or api_secret in a scenario loaded over HTTP, as anyone could claim them first: leave them out and use the keys this response returns, or have the sandbox started with --scenario FILE, whose merchants keep their fixed keys";
 
 /** Loads everything or nothing: on an error the merchants it created are taken out again. */
 export function loadScenario(registry: Registry, scenario: Scenario, opts: LoadOptions): LoadedScenario {
@@ -143,6 +152,13 @@ function loadInto(registry: Registry, scenario: Scenario, opts: LoadOptions, mer
     vars[name] = value;
   };
 
+  // Before any merchant is looked up or made: the answer is the same whether a key is in use or not.
+  if (opts.fixedKeys === false) {
+    for (const [alias, m] of Object.entries(scenario.merchants)) {
+      const field = m.api_key ? "api_key" : m.api_secret ? "api_secret" : undefined;
+      if (field) fail(`merchants.${alias}.${field}`, FIXED_KEYS_REFUSED);
+    }
+  }
   for (const [alias, m] of Object.entries(scenario.merchants)) {
     const { api_key, api_secret, webhook_secret, webhook_capture, ...settings } = m;
     const path = `merchants.${alias}`;
