@@ -7,6 +7,7 @@
  */
 import type { ClockMode } from "./records.js";
 import type { DomainContext } from "./context.js";
+import { MAX_PAYOUT_ADDRESSES } from "./bounds.js";
 import { DomainError } from "./errors.js";
 import { HOUR } from "./limits.js";
 import type { TenantState } from "./state.js";
@@ -85,15 +86,41 @@ export function admit(
 }
 
 /**
+ * Windows per client address, kept least recently admitted first (a Map keeps the order its keys were
+ * set in): an address admitted again moves to the back (keepAddress). So the addresses whose windows
+ * have emptied are all at the front, and past a cap the least recent go: a client that claims ever new
+ * addresses (X-Forwarded-For, behind --trust-proxy) costs bounded memory and no scan of them all.
+ */
+export function forgetIdleAddresses(windows: Map<string, number[]>, now: number, span: number): void {
+  for (const [address, times] of windows) {
+    if (times.length > 0 && times[times.length - 1]! > now - span) return;
+    windows.delete(address);
+  }
+}
+
+/** `address` was just admitted (its window holds the time): to the back, then the least recent past `max` go. */
+export function keepAddress(windows: Map<string, number[]>, address: string, window: number[], max: number): void {
+  windows.delete(address);
+  if (window.length === 0) return;
+  windows.set(address, window);
+  for (const oldest of windows.keys()) {
+    if (windows.size <= max) return;
+    windows.delete(oldest);
+  }
+}
+
+/**
  * Counts one payout attempt against the per-IP cap (the spec's 20 per hour, counted per merchant
  * and IP) and the merchant's hourly cap, on the merchant's clock (`clock`: its live mode and speed).
  * Runs before validation: refused attempts count, as the spec says. An attempt refused by the
- * account cap takes its IP count back.
+ * account cap takes its IP count back. At most MAX_PAYOUT_ADDRESSES addresses are counted at once.
  */
 export function admitPayoutAttempt(ctx: DomainContext, state: TenantState, clientIp: string, clock: CapClock): void {
   const { limits } = ctx.config;
   const w = state.windows;
+  forgetIdleAddresses(w.payoutAttemptsByIp, ctx.now, HOUR);
   const byIp = w.payoutAttemptsByIp.get(clientIp) ?? [];
+  // Refused here, nothing is recorded and the address keeps its place.
   admit(byIp, ctx.now, HOUR, limits.payout_attempts_per_ip_per_hour, "IP_RATE_LIMITED",
     `Too many payout attempts from ${clientIp}: at most ${limits.payout_attempts_per_ip_per_hour} per hour.`, clock);
   try {
@@ -101,13 +128,8 @@ export function admitPayoutAttempt(ctx: DomainContext, state: TenantState, clien
       `Too many payout attempts: at most ${limits.payout_attempts_per_hour} per hour for this account.`, clock);
   } catch (err) {
     if (limits.payout_attempts_per_ip_per_hour > 0) byIp.pop();
+    if (byIp.length === 0) w.payoutAttemptsByIp.delete(clientIp);
     throw err;
-  } finally {
-    // Only addresses with attempts in the last hour are kept, so the map does not grow with every IP seen.
-    if (byIp.length > 0) w.payoutAttemptsByIp.set(clientIp, byIp);
-    else w.payoutAttemptsByIp.delete(clientIp);
-    if (w.payoutAttemptsByIp.size > 1_000) {
-      for (const [ip, times] of w.payoutAttemptsByIp) if (waitFor(times, ctx.now, HOUR, 1) === 0 && times.length === 0) w.payoutAttemptsByIp.delete(ip);
-    }
   }
+  keepAddress(w.payoutAttemptsByIp, clientIp, byIp, MAX_PAYOUT_ADDRESSES);
 }

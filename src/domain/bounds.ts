@@ -38,6 +38,11 @@ export const MAX_OUTCOME_RULES = 100;
 export const MAX_DELIVERIES = 1_000;
 export const MAX_INCIDENTS = 100;
 export const MAX_ALLOWLIST = 100;
+/**
+ * Per merchant: client addresses whose payout attempts are counted at once (the per-IP cap). Past it
+ * the least recently admitted is forgotten, so a client claiming new addresses costs bounded memory.
+ */
+export const MAX_PAYOUT_ADDRESSES = 1_000;
 
 /** Naira per US dollar: the largest rate and its decimals (card money is converted exactly). */
 export const MAX_USD_NGN_RATE = 100_000;

@@ -9,8 +9,14 @@
 export const LOGGED_BODY_BYTES = 8 * 1024;
 /** Default entries kept per merchant (`--request-log`); 0 turns the log off. */
 export const DEFAULT_REQUEST_LOG_SIZE = 500;
-/** Most bytes of bodies one merchant's log holds: past it the oldest entries go, whatever their number. */
+/** Most bytes (entryBytes) one merchant's log holds: past it the oldest entries go, whatever their number. */
 export const REQUEST_LOG_BYTES = 2 * 1024 * 1024;
+/**
+ * Bytes counted for an entry beside its texts: the record itself, its numbers and short fields. With a
+ * few per object and event it names, an estimate (entryBytes), not a measure: enough to bound memory.
+ */
+export const ENTRY_OVERHEAD_BYTES = 512;
+const REFERENCE_BYTES = 64;
 /** Most entries a merchant's log can be set to hold. */
 export const MAX_REQUEST_LOG_SIZE = 10_000;
 
@@ -65,12 +71,26 @@ export function keepBody(body: string | null): { body: string | null; truncated:
   return { body: body.slice(0, LOGGED_BODY_BYTES), truncated: true };
 }
 
-const sizeOf = (e: LoggedRequest) => (e.request_body?.length ?? 0) + (e.response_body?.length ?? 0) + 512;
+/** The characters of a record of texts (headers): one byte each, as V8 keeps ASCII text. */
+export function textBytes(texts: Readonly<Record<string, string>>): number {
+  let n = 0;
+  for (const name in texts) n += name.length + texts[name]!.length;
+  return n;
+}
+
+/**
+ * The bytes an entry is counted as, for REQUEST_LOG_BYTES and the sandbox-wide log budget: its bodies,
+ * headers, path and query as characters, ENTRY_OVERHEAD_BYTES, and REFERENCE_BYTES per object and event.
+ */
+export function entryBytes(e: Omit<LoggedRequest, "seq">): number {
+  const texts = e.path.length + e.query.length + (e.request_body?.length ?? 0) + (e.response_body?.length ?? 0) + textBytes(e.request_headers);
+  return texts + ENTRY_OVERHEAD_BYTES + (e.objects.length + e.events.length) * REFERENCE_BYTES;
+}
 
 /**
  * The ring: a fixed array written round and round, so adding is O(1) with no copying, and reading one
  * request by its seq is O(1) too (the seqs it holds are consecutive: it only ever drops the oldest). Past
- * `capacity` entries, or REQUEST_LOG_BYTES of bodies, the oldest go.
+ * `capacity` entries, or REQUEST_LOG_BYTES, the oldest go; `shed` lets the sandbox-wide budget take more.
  */
 export class RequestLog {
   private ring: Array<LoggedRequest | undefined> = [];
@@ -78,10 +98,14 @@ export class RequestLog {
   /** Index of the oldest entry in `ring`. */
   private start = 0;
   private count = 0;
-  private bytes = 0;
+  private held = 0;
   private nextSeq = 1;
 
-  constructor(readonly capacity: number = DEFAULT_REQUEST_LOG_SIZE) {}
+  /** `onResize` hears how many bytes each change added (or, negative, freed), except what `shed` frees. */
+  constructor(
+    readonly capacity: number = DEFAULT_REQUEST_LOG_SIZE,
+    private readonly onResize?: (delta: number) => void,
+  ) {}
 
   get enabled(): boolean {
     return this.capacity > 0;
@@ -89,6 +113,11 @@ export class RequestLog {
 
   get size(): number {
     return this.count;
+  }
+
+  /** The entries' bytes (entryBytes), together. */
+  get bytes(): number {
+    return this.held;
   }
 
   /** The seq the next request will get: every seq below it was given out, whether or not it is still held. */
@@ -101,22 +130,34 @@ export class RequestLog {
     const logged = entry as LoggedRequest;
     logged.seq = this.nextSeq++;
     if (!this.enabled) return logged;
+    const before = this.held;
     if (this.count === this.capacity) this.dropOldest();
-    const size = sizeOf(logged);
+    const size = entryBytes(logged);
     const at = (this.start + this.count) % this.capacity;
     this.ring[at] = logged;
     this.sizes[at] = size;
     this.count++;
-    this.bytes += size;
-    while (this.bytes > REQUEST_LOG_BYTES && this.count > 1) this.dropOldest();
+    this.held += size;
+    while (this.held > REQUEST_LOG_BYTES && this.count > 1) this.dropOldest();
+    // Last: the listener may shed this very log.
+    this.onResize?.(this.held - before);
     return logged;
   }
 
-  private dropOldest(): void {
-    this.bytes -= this.sizes[this.start]!;
+  /** Drops the oldest entries until `bytes` are freed or none is left; the bytes freed (not told to `onResize`). */
+  shed(bytes: number): number {
+    let freed = 0;
+    while (freed < bytes && this.count > 0) freed += this.dropOldest();
+    return freed;
+  }
+
+  private dropOldest(): number {
+    const size = this.sizes[this.start]!;
+    this.held -= size;
     this.ring[this.start] = undefined;
     this.start = (this.start + 1) % this.capacity;
     this.count--;
+    return size;
   }
 
   /** Oldest first. */
@@ -134,11 +175,13 @@ export class RequestLog {
 
   /** Empties the log; seqs go on from where they were, so a reader's cursor stays valid. */
   clear(): void {
+    const freed = this.held;
     this.ring = [];
     this.sizes = [];
     this.start = 0;
     this.count = 0;
-    this.bytes = 0;
+    this.held = 0;
+    if (freed > 0) this.onResize?.(-freed);
   }
 }
 

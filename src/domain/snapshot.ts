@@ -6,7 +6,7 @@
  * the ids they hand out): a damaged file or a hostile PUT is refused with the path named, and
  * whatever loads is a state the rules could have produced, which saves and loads back the same.
  */
-import { MAX_CLOCK, MAX_DELIVERIES, MAX_INCIDENTS, MAX_OUTCOME_RULES } from "./bounds.js";
+import { MAX_CLOCK, MAX_DELIVERIES, MAX_INCIDENTS, MAX_OUTCOME_RULES, MAX_PAYOUT_ADDRESSES } from "./bounds.js";
 import { WebhookEventRecord } from "./events.js";
 import {
   CardRecord,
@@ -238,7 +238,8 @@ export function fromSnapshot(snapshot: Snapshot): { config: MerchantConfig; cloc
     incidents: s.incidents,
     windows: {
       payoutAttempts: s.windows.payout_attempts,
-      payoutAttemptsByIp: new Map(s.windows.payout_attempts_by_ip.map(({ ip, times }) => [ip, times])),
+      // The most recently admitted addresses are last; a document from before the cap may hold more.
+      payoutAttemptsByIp: new Map(s.windows.payout_attempts_by_ip.slice(-MAX_PAYOUT_ADDRESSES).map(({ ip, times }) => [ip, times])),
       payoutVolume: s.windows.payout_volume,
     },
   };

@@ -18,6 +18,7 @@ import { createIds, type Ids } from "./ids.js";
 import { fromSnapshot, type Snapshot } from "../domain/snapshot.js";
 import { contextOf, type Tenant } from "./tenant.js";
 import { DEFAULT_REQUEST_LOG_SIZE, RequestLog } from "../domain/request-log.js";
+import { DeliveryLogBytes, LogBudget } from "./log-budget.js";
 
 export interface RegistryOptions {
   catalog: Catalog;
@@ -29,6 +30,8 @@ export interface RegistryOptions {
   maxMerchants?: number;
   /** Entries kept in each merchant's request log (`--request-log`); 0 turns it off. */
   requestLogSize?: number;
+  /** Bytes the request logs and delivery logs of all merchants hold together (`--log-budget-mb`). */
+  logBudgetBytes?: number;
 }
 
 export interface NewMerchant extends MerchantSettings {
@@ -64,11 +67,18 @@ export class Registry {
   readonly catalog: Catalog;
   readonly wall: () => number;
   readonly maxMerchants: number;
+  readonly logBudget: LogBudget;
+  /**
+   * Called when the log budget cut a merchant's delivery log: a change of its saved state, which the
+   * server (with `--data`) saves like any other. The merchant may be any, not the one whose entry was logged.
+   */
+  onDeliveriesCut: (tenant: Tenant) => void = () => {};
 
   constructor(private readonly options: RegistryOptions) {
     this.catalog = options.catalog;
     this.wall = options.wall ?? Date.now;
     this.maxMerchants = options.maxMerchants ?? Infinity;
+    this.logBudget = new LogBudget(options.logBudgetBytes);
     this.ids = createIds(options.seed === undefined ? undefined : `${options.seed}:registry`);
   }
 
@@ -129,6 +139,7 @@ export class Registry {
     this.setState(tenant, state);
     for (const timer of state.timers) timer.merchantId = merchant_id;
     tenant.clock.restore(clock);
+    this.logBudget.enforce();
   }
 
   /** The last saved copy of a merchant becomes its live state again (a save that failed is undone). */
@@ -151,6 +162,8 @@ export class Registry {
 
   /** Takes a merchant out (deleted, or made by a scenario that failed half-way). */
   remove(tenant: Tenant): void {
+    this.logBudget.untrack(tenant.requestLog);
+    this.logBudget.untrack(tenant.deliveryLogBytes);
     this.tenants.delete(tenant.id);
     this.byApiKey.delete(tenant.config.api_key);
     this.release(tenant.id);
@@ -181,20 +194,31 @@ export class Registry {
 
   private tenant(config: Tenant["config"], state: TenantState, clock: Clock, ids: Ids): Tenant {
     const id = config.merchant_id;
-    return { id, config, state, clock, ids, catalog: this.catalog, claim: (kind, value) => this.claim(id, keyOf(kind, value)), requestTimes: [],
-      requestLog: new RequestLog(this.options.requestLogSize ?? DEFAULT_REQUEST_LOG_SIZE), creditReport: null };
+    const budget = this.logBudget;
+    const requestLog: RequestLog = new RequestLog(this.options.requestLogSize ?? DEFAULT_REQUEST_LOG_SIZE, (delta) => budget.resized(requestLog, delta));
+    const tenant: Tenant = {
+      id, config, state, clock, ids, catalog: this.catalog, claim: (kind, value) => this.claim(id, keyOf(kind, value)), requestTimes: [],
+      requestLog, deliveryLogBytes: new DeliveryLogBytes(budget, () => tenant.state, () => this.onDeliveriesCut(tenant)), creditReport: null,
+    };
+    return tenant;
   }
 
   private add(tenant: Tenant): void {
     this.tenants.set(tenant.id, tenant);
     this.byApiKey.set(tenant.config.api_key, tenant);
     for (const key of claimedBy(tenant.state)) this.claim(tenant.id, key);
+    // Counted, not cut: a merchant restored from `--data` must first be taken by its store as written
+    // (the store diffs its next write against that), so the cut waits for the next entry logged.
+    tenant.deliveryLogBytes.recount();
+    this.logBudget.track(tenant.requestLog);
+    this.logBudget.track(tenant.deliveryLogBytes);
   }
 
   private setState(tenant: Tenant, state: TenantState): void {
     this.release(tenant.id);
     tenant.state = state;
     for (const key of claimedBy(state)) this.claim(tenant.id, key);
+    tenant.deliveryLogBytes.recount();
   }
 
   private claim(merchantId: string, key: string): boolean {

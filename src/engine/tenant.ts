@@ -1,6 +1,7 @@
 import type { Catalog } from "../domain/catalog.js";
 import type { DomainContext } from "../domain/context.js";
 import { Clock } from "./clock.js";
+import type { DeliveryLogBytes } from "./log-budget.js";
 import type { Ids } from "../domain/context.js";
 import type { ClockSettings, MerchantConfig } from "../domain/records.js";
 import { toSnapshot, type Snapshot } from "../domain/snapshot.js";
@@ -27,6 +28,8 @@ export interface Tenant {
   readonly requestTimes: number[];
   /** Its /api/v1 requests and their answers (domain/request-log.ts): traffic too, kept like requestTimes. */
   readonly requestLog: RequestLog;
+  /** Its webhook delivery log (`state.deliveries`) as the sandbox-wide log budget counts it: told of every delivery logged. */
+  readonly deliveryLogBytes: DeliveryLogBytes;
   /** The payments the merchant says it credited (PUT /sandbox/v1/checks/credits), for the integration checks: kept like the log. */
   creditReport: CreditReport | null;
 }

@@ -7,7 +7,8 @@
 import { errorExample, invalidExample, type Examples } from "../http/openapi.js";
 import { AT, DEMO, DEMO_PROCESSING_PAYOUT } from "../http/demo-examples.js";
 import { MAX_PER_PAGE } from "../http/paging.js";
-import { DEFAULT_REQUEST_LOG_SIZE, LOGGED_BODY_BYTES, MAX_REQUEST_LOG_SIZE } from "../domain/request-log.js";
+import { DEFAULT_REQUEST_LOG_SIZE, ENTRY_OVERHEAD_BYTES, LOGGED_BODY_BYTES, MAX_REQUEST_LOG_SIZE, REQUEST_LOG_BYTES } from "../domain/request-log.js";
+import { DEFAULT_LOG_BUDGET_MB, MB } from "../engine/log-budget.js";
 import { thousands } from "../domain/money.js";
 
 /** The demo merchant's sample activity as its log holds it: seq, operationId, path, status, objects touched. */
@@ -76,8 +77,10 @@ is masked (its first 8 characters and last 4). A request refused for its credent
 merchant's log holds it. Control routes (\`/sandbox/v1\`) are not logged.
 
 Bounds: the newest ${DEFAULT_REQUEST_LOG_SIZE} requests per merchant (\`--request-log\`, up to ${thousands(MAX_REQUEST_LOG_SIZE)}; 0 turns the
-log off) and 2 MB of bodies, each body kept up to ${LOGGED_BODY_BYTES / 1024} KB (\`request_body_truncated\`,
-\`response_body_truncated\`). The log is traffic, not state: it is never in a snapshot or a \`--data\` file, it stays
+log off) and ${REQUEST_LOG_BYTES / MB} MB (estimated: bodies, headers and ${ENTRY_OVERHEAD_BYTES} bytes a request), each body kept up to
+${LOGGED_BODY_BYTES / 1024} KB (\`request_body_truncated\`, \`response_body_truncated\`). The request and delivery logs of all
+merchants together hold at most \`--log-budget-mb\` (${DEFAULT_LOG_BUDGET_MB} MB by default): past it the largest logs lose their
+oldest entries first, so a busy merchant's log may hold fewer. The log is traffic, not state: it is never in a snapshot or a \`--data\` file, it stays
 through POST /sandbox/v1/reset and PUT /sandbox/v1/snapshot, and a restart empties it. \`log\` tells whether it is on
 (\`enabled\`), its \`capacity\`, how many requests it holds (\`size\`) and the seq the next request will get
 (\`next_seq\`).

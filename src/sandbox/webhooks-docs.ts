@@ -2,6 +2,8 @@
  * What the OpenAPI document says about the event log, the delivery log, redelivery and incidents:
  * descriptions and examples (real bodies; see control-docs.ts for the contract they keep).
  */
+import { MAX_DELIVERIES } from "../domain/bounds.js";
+import { thousands } from "../domain/money.js";
 import { errorExample, type Examples } from "../http/openapi.js";
 import { AT, DEMO } from "../http/demo-examples.js";
 
@@ -104,8 +106,9 @@ export const EVENTS_ERRORS = {
 // ---- GET /sandbox/v1/webhook-deliveries ----------------------------------------------------------
 
 export const DELIVERIES_DESCRIPTION = `
-Every delivery attempt of the calling merchant's webhooks, oldest first (the newest 1,000 are kept): what was
-sent, what came back, and what happens next. Use it to debug a receiver, or to check a retry or fault test.
+Every delivery attempt of the calling merchant's webhooks, oldest first (the newest ${thousands(MAX_DELIVERIES)} are kept, fewer when
+the sandbox-wide log budget, \`--log-budget-mb\`, takes the oldest of the largest logs): what was sent, what came back,
+and what happens next. Use it to debug a receiver, or to check a retry or fault test.
 
 - \`trigger\`: \`initial\` (the first attempt), \`retry\`, \`redeliver\` (POST /sandbox/v1/events/{id}/redeliver),
   \`duplicate\` (a \`duplicate\` fault's second delivery), \`released\` (an event held by \`out_of_order\`, sent after

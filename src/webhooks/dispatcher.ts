@@ -5,6 +5,7 @@
  * in flight.
  */
 import { MAX_DELIVERIES } from "../domain/bounds.js";
+import { dropOldestDeliveries } from "../domain/delivery-log.js";
 import { recordIncident } from "../domain/incidents.js";
 import type { WebhookEvent } from "../domain/event-records.js";
 import type { DeliveryTrigger, Timer, WebhookDelivery } from "../domain/records.js";
@@ -175,7 +176,8 @@ export class WebhookDispatcher {
     while (at > 0 && (this.startOrder.get(log[at - 1]!) ?? -1) > slot.order) at--;
     log.splice(at, 0, delivery);
     this.startOrder.set(delivery, slot.order);
-    if (log.length > MAX_DELIVERIES) log.splice(0, log.length - MAX_DELIVERIES); // the newest are kept
+    // The newest MAX_DELIVERIES are kept; the sandbox-wide log budget may then cut the largest logs.
+    tenant.deliveryLogBytes.logged(delivery, dropOldestDeliveries(tenant.state, log.length - MAX_DELIVERIES));
     this.options.onStateChanged?.(tenant);
     return delivery;
   }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { admit, admitPayoutAttempt, realSecondsFor, waitFor, type CapClock } from "../../src/domain/attempt-caps.js";
+import { admit, admitPayoutAttempt, forgetIdleAddresses, keepAddress, realSecondsFor, waitFor, type CapClock } from "../../src/domain/attempt-caps.js";
 import { HOUR, MINUTE } from "../../src/domain/limits.js";
 import { expectRefusal, setup, T0, thrown } from "./context.js";
 
@@ -189,4 +189,29 @@ describe("admitPayoutAttempt", () => {
       });
     }
   }
+});
+
+describe("windows per client address", () => {
+  it("are kept least recently admitted first: idle ones are forgotten from the front, and past the cap the least recent go", () => {
+    const windows = new Map<string, number[]>();
+    keepAddress(windows, "a", [0], 3);
+    keepAddress(windows, "b", [10], 3);
+    keepAddress(windows, "a", [0, 20], 3); // admitted again: to the back
+    expect([...windows.keys()]).toEqual(["b", "a"]);
+    keepAddress(windows, "c", [30], 3);
+    keepAddress(windows, "d", [40], 3);
+    expect([...windows.keys()]).toEqual(["a", "c", "d"]); // b, the least recent, went
+    keepAddress(windows, "e", [], 3); // nothing admitted (a cap of 0): not kept
+    expect(windows.has("e")).toBe(false);
+    forgetIdleAddresses(windows, 35 + MINUTE, MINUTE); // a's last (20) and c's (30) are a minute old
+    expect([...windows.keys()]).toEqual(["d"]);
+  });
+
+  it("a payout attempt refused for its address, or for the account, leaves the address where it was", () => {
+    const { ctx, state } = setup({ settings: { limits: { payout_attempts_per_ip_per_hour: 1, payout_attempts_per_hour: 3 } } });
+    for (const ip of ["10.0.0.1", "10.0.0.2", "10.0.0.3"]) admitPayoutAttempt(ctx, state, ip, MANUAL);
+    expectRefusal(state, () => admitPayoutAttempt(ctx, state, "10.0.0.1", MANUAL), "IP_RATE_LIMITED");
+    expectRefusal(state, () => admitPayoutAttempt(ctx, state, "10.0.0.4", MANUAL), "RATE_LIMITED");
+    expect([...state.windows.payoutAttemptsByIp.keys()]).toEqual(["10.0.0.1", "10.0.0.2", "10.0.0.3"]);
+  });
 });

@@ -16,6 +16,7 @@ import { accountHolderName } from "../../src/domain/names.js";
 import { addRule } from "../../src/domain/outcomes.js";
 import { createPayout, failPayout, type PayoutRequest } from "../../src/domain/payouts.js";
 import type { Timer } from "../../src/domain/records.js";
+import type { LoggedRequest } from "../../src/domain/request-log.js";
 import { emptyState, type TenantState } from "../../src/domain/state.js";
 import { fireTimer, isDomainTimer } from "../../src/domain/timer-dispatch.js";
 import { popDue } from "../../src/domain/timers.js";
@@ -181,3 +182,27 @@ export function busyMerchant() {
   receiveTransfer(ctx, state, { account_number: account.account_number, amount: toMinor(750), narration: " ", status: "processing", outcome: "failed", settle_after_seconds: 300 });
   return world;
 }
+
+/** A logged request: a GET of the balance answered 200 at `at` ms, unless `over` says otherwise. */
+export const loggedRequest = (over: Partial<Omit<LoggedRequest, "seq">> = {}): Omit<LoggedRequest, "seq"> => ({
+  request_id: "req",
+  method: "GET",
+  path: "/api/v1/wallet/balance",
+  query: "",
+  operation: "getWalletBalance",
+  request_headers: {},
+  request_body: null,
+  request_body_truncated: false,
+  status: 200,
+  error_code: null,
+  response_body: null,
+  response_body_truncated: false,
+  latency_ms: 1,
+  client_ip: "127.0.0.1",
+  at: 0,
+  wall_at: 0,
+  delivery: "answered",
+  objects: [],
+  events: [],
+  ...over,
+});

@@ -5,39 +5,17 @@
  */
 import { describe, expect, it } from "vitest";
 import {
+  ENTRY_OVERHEAD_BYTES,
+  entryBytes,
   keepBody,
   LOGGED_BODY_BYTES,
   maskKey,
   REQUEST_LOG_BYTES,
   RequestLog,
   touchedObjects,
-  type LoggedRequest,
 } from "../../src/domain/request-log.js";
 import { listRequests, requestLogView } from "../../src/domain/request-log-views.js";
-
-/** A logged request: a GET of the balance answered 200 at `at` ms, unless `over` says otherwise. */
-const entry = (over: Partial<Omit<LoggedRequest, "seq">> = {}): Omit<LoggedRequest, "seq"> => ({
-  request_id: "req",
-  method: "GET",
-  path: "/api/v1/wallet/balance",
-  query: "",
-  operation: "getWalletBalance",
-  request_headers: {},
-  request_body: null,
-  request_body_truncated: false,
-  status: 200,
-  error_code: null,
-  response_body: null,
-  response_body_truncated: false,
-  latency_ms: 1,
-  client_ip: "127.0.0.1",
-  at: 0,
-  wall_at: 0,
-  delivery: "answered",
-  objects: [],
-  events: [],
-  ...over,
-});
+import { loggedRequest as entry } from "./context.js";
 
 const seqs = (entries: Array<{ seq: number }>) => entries.map((e) => e.seq);
 const paging = { page: 1, per_page: 100 };
@@ -55,10 +33,10 @@ describe("RequestLog, the ring", () => {
     for (const seq of [6, 7, 8]) expect(log.get(seq)?.seq).toBe(seq);
   });
 
-  it("drops the oldest entries once their bodies pass REQUEST_LOG_BYTES, whatever their number, keeping at least the newest", () => {
+  it("drops the oldest entries once their bytes pass REQUEST_LOG_BYTES, whatever their number, keeping at least the newest", () => {
     const log = new RequestLog(10_000);
     const body = "x".repeat(LOGGED_BODY_BYTES);
-    const fit = Math.floor(REQUEST_LOG_BYTES / (2 * LOGGED_BODY_BYTES + 512));
+    const fit = Math.floor(REQUEST_LOG_BYTES / entryBytes(entry({ request_body: body, response_body: body })));
     for (let i = 0; i < fit + 10; i++) log.add(entry({ request_body: body, response_body: body }));
     expect(log.size).toBe(fit);
     expect(log.all()[0]!.seq).toBe(11);
@@ -85,6 +63,40 @@ describe("RequestLog, the ring", () => {
     expect(log.enabled).toBe(false);
     expect(log.all()).toEqual([]);
     expect(requestLogView(log)).toEqual({ enabled: false, capacity: 0, size: 0, next_seq: 2 });
+  });
+
+  it("counts an entry's bodies, headers, path and query, plus a fixed overhead and a few bytes per object and event", () => {
+    const bare = entryBytes(entry({ path: "", query: "" }));
+    expect(bare).toBe(ENTRY_OVERHEAD_BYTES);
+    const full = entry({
+      path: "/p",
+      query: "a=1",
+      request_headers: { "user-agent": "x".repeat(1_000) },
+      request_body: "b".repeat(300),
+      response_body: "r".repeat(200),
+      objects: [{ kind: "payout", id: "p1" }],
+      events: ["EVT_1"],
+    });
+    expect(entryBytes(full) - bare).toBe(2 + 3 + "user-agent".length + 1_000 + 300 + 200 + 2 * (entryBytes(entry({ path: "", query: "", events: ["e"] })) - bare));
+  });
+
+  it("tells its listener what each change added or freed, and `shed` drops its oldest for a budget without telling it", () => {
+    const heard: number[] = [];
+    const log = new RequestLog(3, (delta) => heard.push(delta));
+    const size = entryBytes(entry());
+    for (let i = 0; i < 4; i++) log.add(entry());
+    expect(heard).toEqual([size, size, size, 0]); // the 4th replaced the 1st
+    expect(log.bytes).toBe(3 * size);
+    expect(log.shed(size + 1)).toBe(2 * size); // whole entries: two
+    expect(seqs(log.all())).toEqual([4]);
+    expect(log.get(3)).toBeUndefined();
+    expect(log.shed(10 * size)).toBe(size);
+    expect(log.size).toBe(0);
+    expect(log.add(entry()).seq).toBe(5);
+    expect(seqs(log.all())).toEqual([5]);
+    log.clear();
+    expect(heard.slice(4)).toEqual([size, -size]);
+    expect(log.bytes).toBe(0);
   });
 });
 
