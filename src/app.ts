@@ -95,7 +95,8 @@ export function createApp(options: AppOptions) {
       throw new ApiError("PAYLOAD_TOO_LARGE", `The request body is larger than ${label}.`);
     };
     // A chunked body cut off mid-stream is not read to its end, so that connection cannot carry another
-    // request: say so (a body with a length is drained by Node, and the connection stays usable).
+    // request: say so (a body with a length is drained by Node, and the connection stays usable). The
+    // close lingers, dropping the rest of the body, so that this answer reaches the client (http/connection-limits.ts).
     const streaming = bodyLimit({
       maxSize,
       onError: (c) => {

@@ -7,7 +7,11 @@
 import { parseArgs } from "node:util";
 import { parse as parseYaml } from "yaml";
 import { z } from "zod";
-import { DEFAULT_REQUEST_LOG_SIZE, MAX_REQUEST_LOG_SIZE } from "./domain/request-log.js";
+import { MAX_DELIVERIES } from "./domain/bounds.js";
+import { thousands } from "./domain/money.js";
+import { DEFAULT_REQUEST_LOG_SIZE, MAX_REQUEST_LOG_SIZE, REQUEST_LOG_BYTES } from "./domain/request-log.js";
+import { DEFAULT_LOG_BUDGET_MB, MAX_LOG_BUDGET_MB, MB } from "./engine/log-budget.js";
+import { CONNECTIONS_PER_ADDRESS, SHARED_CONNECTIONS_PER_ADDRESS } from "./http/connection-limits.js";
 import { DATA_SYNC_LEVELS } from "./store/file-store.js";
 
 // A URL names a database or a service, never a folder: taken as a path it would quietly become a
@@ -49,6 +53,16 @@ export const SettingsSchema = z
     max_merchants: z.coerce.number().int().min(1).max(1_000_000).default(20_000).describe("Most merchants the sandbox holds (about 8 KB each when idle)"),
     signups_per_minute: z.coerce.number().int().min(0).max(1_000_000).optional().describe("Sign-ups per client IP per minute; 0 = no quota (default 1000, or 20 with --shared)"),
     scenario_loads_per_minute: z.coerce.number().int().min(0).max(1_000_000).optional().describe("POST /sandbox/v1/scenarios per client IP per minute; 0 = no quota (default 60, or 5 with --shared)"),
+    connections_per_ip: z.coerce
+      .number()
+      .int()
+      .min(0)
+      .max(1_000_000)
+      .optional()
+      .describe(
+        `Open connections per client IP (the socket's address); past it a new connection is closed at once; 0 = no cap ` +
+          `(default ${CONNECTIONS_PER_ADDRESS}, or ${SHARED_CONNECTIONS_PER_ADDRESS} with --shared; no cap with --trust-proxy, where every connection comes from the proxy)`,
+      ),
     snapshot_limit_mb: z.coerce.number().positive().max(1024).default(5).describe("Largest PUT /sandbox/v1/snapshot body, in MB"),
     request_log: z.coerce
       .number()
@@ -57,6 +71,16 @@ export const SettingsSchema = z
       .max(MAX_REQUEST_LOG_SIZE)
       .default(DEFAULT_REQUEST_LOG_SIZE)
       .describe("Requests kept in each merchant's request log (GET /sandbox/v1/requests); 0 = no log"),
+    log_budget_mb: z.coerce
+      .number()
+      .int()
+      .min(1)
+      .max(MAX_LOG_BUDGET_MB)
+      .default(DEFAULT_LOG_BUDGET_MB)
+      .describe(
+        `Most memory, in MB (estimated), that the request logs and webhook delivery logs of all merchants hold together; ` +
+          `past it the largest logs lose their oldest entries (each merchant's own bounds: ${REQUEST_LOG_BYTES / MB} MB of requests, ${thousands(MAX_DELIVERIES)} deliveries)`,
+      ),
   })
   .strict();
 export type Settings = z.infer<typeof SettingsSchema>;
@@ -86,8 +110,10 @@ export function parseSettings(argv: string[], env: NodeJS.ProcessEnv, readFile?:
         "max-merchants": { type: "string" },
         "signups-per-minute": { type: "string" },
         "scenario-loads-per-minute": { type: "string" },
+        "connections-per-ip": { type: "string" },
         "snapshot-limit-mb": { type: "string" },
         "request-log": { type: "string" },
+        "log-budget-mb": { type: "string" },
         config: { type: "string" },
       },
     }));
@@ -154,4 +180,12 @@ export function quotasOf(settings: Pick<Settings, "shared" | "signups_per_minute
     signupsPerMinute: settings.signups_per_minute ?? (settings.shared ? 20 : 1_000),
     scenarioLoadsPerMinute: settings.scenario_loads_per_minute ?? (settings.shared ? 5 : 60),
   };
+}
+
+/** The cap on open connections per client address (0 = none): the explicit setting, else by mode. */
+export function connectionsPerIpOf(settings: Pick<Settings, "shared" | "trust_proxy" | "connections_per_ip">): number {
+  if (settings.connections_per_ip !== undefined) return settings.connections_per_ip;
+  // Behind the user's own proxy every connection has the proxy's address: the proxy bounds its clients.
+  if (settings.trust_proxy) return 0;
+  return settings.shared ? SHARED_CONNECTIONS_PER_ADDRESS : CONNECTIONS_PER_ADDRESS;
 }

@@ -7,13 +7,15 @@ import { createHash } from "node:crypto";
 import type { AddressInfo } from "node:net";
 import { resolve } from "node:path";
 import { createApp, type App } from "./app.js";
-import { quotasOf, type Settings } from "./config.js";
+import { connectionsPerIpOf, quotasOf, type Settings } from "./config.js";
+import { DEFAULT_CONNECTION_LIMITS, guardedServer, type ConnectionLimits } from "./http/connection-limits.js";
 import { createRuntime, type Runtime } from "./runtime.js";
 import { loadScenario, parseScenario, readScenarioText } from "./scenarios/load.js";
 import { pick, substitute } from "./scenarios/match.js";
 import { FileStore, type FileStoreOptions, type StoreIO } from "./store/file-store.js";
 import { loadCatalog, loadDemoMerchants, type FixtureMerchant } from "./store/fixtures.js";
 import { Registry } from "./engine/registry.js";
+import { MB } from "./engine/log-budget.js";
 import type { Snapshot } from "./domain/snapshot.js";
 import { liveOf, snapshotOf, type Tenant } from "./engine/tenant.js";
 
@@ -39,9 +41,13 @@ export interface ScenarioMerchant {
   changed: boolean;
 }
 
-export function buildRegistry(settings: Pick<Settings, "seed" | "fixtures"> & { maxMerchants?: number; requestLogSize?: number }, wall?: () => number) {
+export function buildRegistry(
+  settings: Pick<Settings, "seed" | "fixtures"> & { maxMerchants?: number; requestLogSize?: number; logBudgetBytes?: number },
+  wall?: () => number,
+) {
   const catalog = loadCatalog(settings.fixtures);
-  const registry = new Registry({ catalog, seed: settings.seed, wall, maxMerchants: settings.maxMerchants, requestLogSize: settings.requestLogSize });
+  const { maxMerchants, requestLogSize, logBudgetBytes } = settings;
+  const registry = new Registry({ catalog, seed: settings.seed, wall, maxMerchants, requestLogSize, logBudgetBytes });
   const demo = loadDemoMerchants(settings.fixtures);
   addDemoMerchants(registry, demo);
   return { registry, demo };
@@ -85,8 +91,19 @@ export async function runDemoActivity(app: App, merchant: FixtureMerchant): Prom
 /** How long a stop may take: in-flight webhook requests are cut, slow clients closed, writes flushed. */
 const STOP_GRACE_MS = 2_000;
 
-export async function startServer(settings: Settings): Promise<RunningSandbox> {
-  const registry = new Registry({ catalog: loadCatalog(settings.fixtures), seed: settings.seed, maxMerchants: settings.max_merchants, requestLogSize: settings.request_log });
+export interface StartOptions {
+  /** Replaces the connection bounds (timeouts in milliseconds): tests use short ones. */
+  connections?: Partial<ConnectionLimits>;
+}
+
+export async function startServer(settings: Settings, options: StartOptions = {}): Promise<RunningSandbox> {
+  const registry = new Registry({
+    catalog: loadCatalog(settings.fixtures),
+    seed: settings.seed,
+    maxMerchants: settings.max_merchants,
+    requestLogSize: settings.request_log,
+    logBudgetBytes: settings.log_budget_mb * MB,
+  });
   const data = settings.data ? openDataStore(settings.data, registry, { sync: settings.data_sync ?? "os" }) : undefined;
   const store = data?.store;
   const restored = store ? await store.loadAll() : [];
@@ -99,6 +116,8 @@ export async function startServer(settings: Settings): Promise<RunningSandbox> {
   const created = addDemoMerchants(registry, demo);
   const scenarioMerchants = settings.scenario.flatMap((file) => scenarioMerchantsOf(registry, file));
   const persist = store ? (t: Tenant) => store.persist(t.id, () => snapshotOf(t), () => liveOf(t)) : undefined;
+  // Deliveries the log budget cuts are saved state: written like any change made outside a request.
+  if (persist) registry.onDeliveriesCut = (t) => void persist(t).catch((err: unknown) => console.error(`[merchant-sandbox] merchant ${t.id}: saving failed:`, err));
   if (persist) await Promise.all([...created, ...scenarioMerchants.filter((s) => !s.restored).map((s) => s.tenant)].map(persist));
 
   const runtime = createRuntime({ persist, shared: settings.shared });
@@ -118,7 +137,8 @@ export async function startServer(settings: Settings): Promise<RunningSandbox> {
   // The server is made before the demo's activity and listens after it: making it swaps in
   // @hono/node-server's Request and Response, so the activity's answers are the light Response every
   // real request gets rather than undici's, with its streams (a cold start cost).
-  const server: ServerType = createAdaptorServer({ fetch: app.fetch, hostname: settings.host });
+  const limits = { ...DEFAULT_CONNECTION_LIMITS, perAddress: connectionsPerIpOf(settings), ...options.connections };
+  const server: ServerType = createAdaptorServer({ fetch: app.fetch, hostname: settings.host, createServer: guardedServer(limits) });
   for (const m of demo) if (created.some((t) => t.id === m.merchant_id)) await runDemoActivity(app, m);
   for (const tenant of registry.list()) {
     runtime.driver.arm(tenant); // restored timers resume

@@ -16,7 +16,8 @@ import type { AppEnv } from "./env.js";
 
 const REQUEST_ID = "x-request-id";
 const CSP = "content-security-policy";
-const DENY_ALL = "default-src 'none'; frame-ancestors 'none'";
+/** The policy of every answer that is not a page: nothing may load or frame it. */
+export const DENY_ALL = "default-src 'none'; frame-ancestors 'none'";
 const MAX_REQUEST_ID = 255;
 const NOT_A_TOKEN = /[^\w\-=]/;
 

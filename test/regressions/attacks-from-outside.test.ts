@@ -13,7 +13,6 @@
  */
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { connect } from "node:net";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { payoutBody } from "../client.js";
@@ -29,6 +28,7 @@ import {
   type ServerMerchant,
 } from "../helpers.js";
 import { startServerProcess, type StartedServer } from "../support/processes.js";
+import { rawConnection, writeChunked } from "../support/raw-http.js";
 
 const CLI = repoFile("dist/cli.mjs");
 const MAX_CLOCK_ISO = "9998-12-31T23:59:59.999Z";
@@ -45,63 +45,6 @@ function refused(res: HttpReply, status: number, code: string) {
 /** A JSON text nested `depth` levels deep, built without recursion. */
 const deepJson = (depth: number) => `${'{"a":'.repeat(depth)}1${"}".repeat(depth)}`;
 const deepYamlFlow = (depth: number) => `${"[".repeat(depth)}1${"]".repeat(depth)}`;
-
-interface RawResponse {
-  status: number;
-  headers: Record<string, string>;
-  body: string;
-}
-/** One HTTP/1.1 connection driven by hand: what a client that reuses its connection sees. */
-async function rawConnection(base: string) {
-  const { hostname, port } = new URL(base);
-  const socket = connect(Number(port), hostname);
-  let buffer = Buffer.alloc(0);
-  let closed = false;
-  let wake: (() => void) | null = null;
-  socket.on("data", (d: Buffer) => ((buffer = Buffer.concat([buffer, d])), wake?.()));
-  socket.on("close", () => ((closed = true), wake?.()));
-  socket.on("error", () => undefined); // a reset shows as a close
-  await new Promise<void>((resolve, reject) => socket.once("connect", resolve).once("error", reject));
-
-  /** The body of a response starting at `from`, or null while incomplete. */
-  const bodyOf = (headers: Record<string, string>, from: number): { body: string; end: number } | null => {
-    if (headers["transfer-encoding"]?.toLowerCase() === "chunked") {
-      let at = from;
-      const parts: Buffer[] = [];
-      for (;;) {
-        const eol = buffer.indexOf("\r\n", at);
-        if (eol < 0) return null;
-        const size = parseInt(buffer.subarray(at, eol).toString("latin1"), 16);
-        if (buffer.length < eol + 2 + size + 2) return null;
-        if (size === 0) return { body: Buffer.concat(parts).toString("utf8"), end: eol + 4 };
-        parts.push(buffer.subarray(eol + 2, eol + 2 + size));
-        at = eol + 2 + size + 2;
-      }
-    }
-    const length = Number(headers["content-length"] ?? 0);
-    return buffer.length >= from + length ? { body: buffer.subarray(from, from + length).toString("utf8"), end: from + length } : null;
-  };
-
-  /** The next complete response, or null if the server closes the connection first. */
-  async function response(): Promise<RawResponse | null> {
-    for (;;) {
-      const headEnd = buffer.indexOf("\r\n\r\n");
-      if (headEnd >= 0) {
-        const [statusLine, ...lines] = buffer.subarray(0, headEnd).toString("latin1").split("\r\n");
-        const headers = Object.fromEntries(lines.map((l) => [l.slice(0, l.indexOf(":")).trim().toLowerCase(), l.slice(l.indexOf(":") + 1).trim()]));
-        const body = bodyOf(headers, headEnd + 4);
-        if (body) {
-          buffer = buffer.subarray(body.end);
-          return { status: Number(statusLine!.split(" ")[1]), headers, body: body.body };
-        }
-      }
-      if (closed) return null;
-      await new Promise<void>((resolve) => (wake = resolve));
-      wake = null;
-    }
-  }
-  return { socket, response };
-}
 
 interface Server {
   proc: StartedServer;
@@ -368,12 +311,7 @@ describe("attacks from outside, against `start --data` and `start --shared`", ()
     const conn = await rawConnection(main.url);
     const head = `POST /api/v1/payout/transfer HTTP/1.1\r\nHost: sandbox\r\nX-Api-Key: ${a.keys["x-api-key"]}\r\nX-Api-Secret: ${a.keys["x-api-secret"]}\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n`;
     conn.socket.write(head);
-    const payload = big(2 * 1024 * 1024);
-    for (let i = 0; i < payload.length; i += 64 * 1024) {
-      const chunk = payload.slice(i, i + 64 * 1024);
-      conn.socket.write(`${Buffer.byteLength(chunk).toString(16)}\r\n${chunk}\r\n`);
-    }
-    conn.socket.write("0\r\n\r\n");
+    writeChunked(conn.socket, big(2 * 1024 * 1024));
     const tooLarge = await conn.response();
     expect(tooLarge, "no reply to the chunked upload").not.toBeNull();
     expect(tooLarge!.status).toBe(413);
