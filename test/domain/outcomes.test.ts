@@ -228,10 +228,10 @@ describe("planResponseFault", () => {
 
   it("magic payout endings 0006 to 0009 spoil the answer; a slow one waits SLOW_RESPONSE_SECONDS", () => {
     const { ctx, state } = setup();
-    expect(planResponseFault(ctx, state, payout("0123450006"))).toEqual({ outcome: "connection_reset", delay_ms: 0 });
-    expect(planResponseFault(ctx, state, payout("0123450007"))).toEqual({ outcome: "slow_response", delay_ms: SLOW_RESPONSE_SECONDS * 1000 });
-    expect(planResponseFault(ctx, state, payout("0123450008"))).toEqual({ outcome: "server_error", delay_ms: 0 });
-    expect(planResponseFault(ctx, state, payout("0123450009"))).toEqual({ outcome: "gateway_timeout", delay_ms: 0 });
+    expect(planResponseFault(ctx, state, payout("0123450006"))).toEqual({ operation: "createPayout", outcome: "connection_reset", delay_ms: 0 });
+    expect(planResponseFault(ctx, state, payout("0123450007"))).toEqual({ operation: "createPayout", outcome: "slow_response", delay_ms: SLOW_RESPONSE_SECONDS * 1000 });
+    expect(planResponseFault(ctx, state, payout("0123450008"))).toEqual({ operation: "createPayout", outcome: "server_error", delay_ms: 0 });
+    expect(planResponseFault(ctx, state, payout("0123450009"))).toEqual({ operation: "createPayout", outcome: "gateway_timeout", delay_ms: 0 });
     expect(planResponseFault(ctx, state, payout("0123450001"))).toBeUndefined();
     // The endings are payout accounts only: another operation with such a field is untouched.
     expect(planResponseFault(ctx, state, { operation: "buyAirtime", account_number: "0123450006" })).toBeUndefined();
@@ -242,9 +242,9 @@ describe("planResponseFault", () => {
     addRule(ctx, state, { target: "response", match: { operation: "buyAirtime", phone: "08031234567" }, outcome: "slow_response", delay_seconds: 2, times: 1 });
     addRule(ctx, state, { target: "response", match: { operation: "createPayout", reference: "r-1" }, outcome: "server_error" });
     expect(planResponseFault(ctx, state, { operation: "buyAirtime", phone: "08030000000" })).toBeUndefined();
-    expect(planResponseFault(ctx, state, { operation: "buyAirtime", phone: "08031234567" })).toEqual({ outcome: "slow_response", delay_ms: 2_000 });
+    expect(planResponseFault(ctx, state, { operation: "buyAirtime", phone: "08031234567" })).toEqual({ operation: "buyAirtime", outcome: "slow_response", delay_ms: 2_000 });
     expect(planResponseFault(ctx, state, { operation: "buyAirtime", phone: "08031234567" })).toBeUndefined();
-    expect(planResponseFault(ctx, state, payout("0123450006", { reference: "r-1" }))).toEqual({ outcome: "server_error", delay_ms: 0 });
+    expect(planResponseFault(ctx, state, payout("0123450006", { reference: "r-1" }))).toEqual({ operation: "createPayout", outcome: "server_error", delay_ms: 0 });
   });
 
   it("operations that move no money are never faulted, whatever the rules say", () => {
@@ -252,6 +252,6 @@ describe("planResponseFault", () => {
     addRule(ctx, state, { target: "response", outcome: "connection_reset" });
     expect(planResponseFault(ctx, state, { operation: "verifyAccount" })).toBeUndefined();
     expect(planResponseFault(ctx, state, { operation: "getPayoutStatus" })).toBeUndefined();
-    expect(planResponseFault(ctx, state, { operation: "createPayout" })).toEqual({ outcome: "connection_reset", delay_ms: 0 });
+    expect(planResponseFault(ctx, state, { operation: "createPayout" })).toEqual({ operation: "createPayout", outcome: "connection_reset", delay_ms: 0 });
   });
 });
