@@ -9,10 +9,7 @@
 import type { DomainContext } from "./context.js";
 import { DomainError } from "./errors.js";
 import { accountHolderName } from "./names.js";
-import { accountNeverResolves, NAME_ENQUIRY_TIMEOUT_ENDING } from "./outcomes.js";
-
-/** The test accounts name enquiry never names (0000: not found; 0010: no answer) have no holder to match or reveal. */
-const enquiryGivesName = (accountNumber: string) => !accountNeverResolves(accountNumber) && !accountNumber.endsWith(NAME_ENQUIRY_TIMEOUT_ENDING);
+import { enquiryGivesName } from "./outcomes.js";
 
 /** Words of ASCII letters and digits, one space apart: what most names are, already normal but for case. */
 const PLAIN = /^[A-Za-z0-9]+(?: [A-Za-z0-9]+)*$/;

@@ -154,6 +154,9 @@ export function planPayout(ctx: DomainContext, state: TenantState, facts: Record
 /** The magic account numbers name enquiry never resolves (ending 0000). */
 export const accountNeverResolves = (accountNumber: string) => accountNumber.endsWith("0000");
 
+/** Whether name enquiry ever names the account's holder: not for the test accounts it never resolves or never answers for. */
+export const enquiryGivesName = (accountNumber: string) => !accountNeverResolves(accountNumber) && !accountNumber.endsWith(NAME_ENQUIRY_TIMEOUT_ENDING);
+
 export type NameEnquiryPlan = { outcome: "resolves" } | { outcome: "not_found" } | { outcome: "timeout"; delay_ms: number };
 
 /**

@@ -58,8 +58,10 @@ describe("a transfer's own name enquiry", () => {
 
   it("ending 0000 is still the payout accepted and failed at the beneficiary bank", async () => {
     const { c } = await merchant();
-    const payout = await c.processingPayout({ account_number: "0123450000", account_name: "ANY NAME AT ALL" });
+    const payout = await c.processingPayout({ account_number: "0123450000", account_name: "ANY NAME AT ALL", reference: "ne-0000" });
     expect(payout.status).toBe("processing");
+    await c.advance("30s");
+    expect(await c.payoutStatus("ne-0000")).toMatchObject({ status: "failed", error: "Beneficiary account not found" });
   });
 
   it("a local refusal (below the minimum) consumes no enquiry rule", async () => {
