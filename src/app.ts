@@ -9,12 +9,6 @@
 import { OpenAPIHono } from "@hono/zod-openapi";
 import type { Context, MiddlewareHandler } from "hono";
 import { bodyLimit } from "hono/body-limit";
-import { checkoutRoutes } from "./api/v1/checkout.js";
-import { payoutRoutes } from "./api/v1/payouts.js";
-import { virtualAccountRoutes } from "./api/v1/virtual-accounts.js";
-import { virtualCardRoutes } from "./api/v1/virtual-cards.js";
-import { vtuRoutes } from "./api/v1/vtu.js";
-import { walletRoutes } from "./api/v1/wallet.js";
 import { authenticate, requireMerchant } from "./http/auth.js";
 import type { AppEnv } from "./http/env.js";
 import { answerError, ApiError, notFound, onError } from "./http/errors.js";
@@ -27,25 +21,10 @@ import { applyResponseFault, decideResponseFault, operationLookup } from "./http
 import { logRequests, markRequest } from "./http/request-log.js";
 import { responseHeaders } from "./http/response-headers.js";
 import { validationHook } from "./http/validation.js";
-import { checkoutPages } from "./pages/checkout-routes.js";
-import { dashboardRoutes } from "./pages/dashboard.js";
-import { docsRoutes } from "./pages/docs.js";
 import { createRuntime, type Runtime } from "./runtime.js";
-import { clockRoutes } from "./sandbox/clock.js";
-import { leverRoutes } from "./sandbox/levers.js";
-import { listRoutes } from "./sandbox/lists.js";
-import { lifecycleRoutes } from "./sandbox/lifecycle.js";
-import { outcomeRoutes } from "./sandbox/outcomes.js";
-import { scenarioRoutes } from "./sandbox/scenarios.js";
-import { snapshotRoutes } from "./sandbox/snapshot.js";
-import { vaPaymentRoutes } from "./sandbox/va-payments.js";
-import { webhookRoutes } from "./sandbox/webhooks.js";
-import { testWebhookRoutes } from "./sandbox/test-webhook.js";
-import { merchantRoutes } from "./sandbox/merchants.js";
-import { checkRoutes } from "./sandbox/checks.js";
-import { doctorRoutes } from "./sandbox/doctor.js";
 import { DoctorDesk } from "./doctor/desk.js";
-import { requestLogRoutes } from "./sandbox/requests.js";
+import type { Deps } from "./http/deps.js";
+import { MOUNTS } from "./routes.js";
 import type { Registry } from "./engine/registry.js";
 import type { Tenant } from "./engine/tenant.js";
 import { baseUrl } from "./http/base-url.js";
@@ -189,40 +168,16 @@ export function createApp(options: AppOptions) {
     if (faulting) await faulting;
   });
 
-  app.route("/api/v1/wallet", walletRoutes());
-  app.route("/api/v1", virtualAccountRoutes());
-  app.route("/api/v1/checkout", checkoutRoutes({ publicUrl }));
-  app.route("/api/v1/payout", payoutRoutes());
-  app.route("/api/v1/vtu", vtuRoutes());
-  app.route("/api/v1/virtual-cards", virtualCardRoutes());
-  app.route("/sandbox/v1", merchantRoutes({ registry, driver, persist: options.persist, store: options.store, shared: options.shared ?? false }));
-  app.route("/sandbox/v1", leverRoutes());
-  app.route("/sandbox/v1", vaPaymentRoutes());
-  app.route("/sandbox/v1", lifecycleRoutes({ publicUrl }));
-  app.route("/sandbox/v1", listRoutes({ publicUrl }));
-  app.route("/sandbox/v1", outcomeRoutes());
-  app.route("/sandbox/v1", clockRoutes(registry, driver));
-  app.route("/sandbox/v1", webhookRoutes(dispatcher));
-  app.route("/sandbox/v1", testWebhookRoutes({ dispatcher, wall: registry.wall }));
-  // The webhook doctor (issue 15): runs go out through the deliveries' transport, so shared mode's
-  // address checks and a stopping server's cut apply to them too.
-  const doctorDesk = new DoctorDesk(registry.wall);
-  app.route("/sandbox/v1", doctorRoutes({ desk: doctorDesk, transport: dispatcher.transport, shared: options.shared ?? false }));
-  app.route("/sandbox/v1", snapshotRoutes(registry, driver, options.shared ?? false));
-  app.route("/sandbox/v1", scenarioRoutes(registry, afterChange, options.shared ?? false));
-  // Integration checks (issue 15): the report, and the merchant's own view of its credits.
-  app.route("/sandbox/v1", checkRoutes());
-  // Issue 15: the request log's control routes.
-  app.route("/sandbox/v1", requestLogRoutes());
-  app.route("/", checkoutPages({ registry, driver, afterChange }));
-  app.route("/", dashboardRoutes({ registry, driver, trustProxy, publicUrl, doctor: doctorDesk }));
-  app.route(
-    "/",
-    docsRoutes(() => {
+  const doctor = new DoctorDesk(registry.wall);
+  const deps: Deps = {
+    registry, driver, dispatcher, doctor, publicUrl, trustProxy, shared: options.shared ?? false,
+    persist: options.persist, store: options.store, afterChange,
+    tryItKeys: () => {
       const demo = options.tryItMerchant ? registry.get(options.tryItMerchant) : undefined;
       return demo && { apiKey: demo.config.api_key, apiSecret: demo.config.api_secret };
-    }),
-  );
+    },
+  };
+  for (const [path, routes] of MOUNTS) app.route(path, routes(deps));
 
   app.get("/favicon.ico", (c) => c.body(null, 204));
   // A failing store makes the sandbox unhealthy (503), so a Docker HEALTHCHECK or a CI service sees it.
