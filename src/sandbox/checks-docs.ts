@@ -8,7 +8,7 @@ import { WEBHOOK_ANSWER_SECONDS } from "../domain/checks-webhooks.js";
 import { thousands } from "../domain/money.js";
 import { type Examples } from "../http/openapi.js";
 import { AT } from "../http/demo-examples.js";
-import { validationError } from "./control-docs.js";
+import { validationError } from "./errors.js";
 
 // ---- GET /sandbox/v1/checks ----------------------------------------------------------------------
 

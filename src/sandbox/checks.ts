@@ -8,7 +8,7 @@ import { isoTime } from "../domain/fields.js";
 import { integrationChecks } from "../engine/integration-checks.js";
 import { body, json, security } from "../http/openapi.js";
 import { router } from "../http/validation.js";
-import { controlErrors } from "./control-docs.js";
+import { controlErrors } from "./errors.js";
 import * as docs from "./checks-docs.js";
 
 const tags = ["Sandbox"];

@@ -4,7 +4,7 @@
  */
 import type { Examples } from "../http/openapi.js";
 import { AT } from "../http/demo-examples.js";
-import { validationError } from "./control-docs.js";
+import { validationError } from "./errors.js";
 import { DEMO_MERCHANT } from "./merchants-docs.js";
 
 const TIMERS = "payout settlements, VTU settlements, pending transfers into virtual accounts, KYC approvals, webhook retries and delayed deliveries, and scenario timeline entries";

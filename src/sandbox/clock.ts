@@ -12,7 +12,7 @@ import { router } from "../http/validation.js";
 import type { Registry } from "../engine/registry.js";
 import { contextOf, type Tenant } from "../engine/tenant.js";
 import { Merchant, merchantResponse } from "./merchants.js";
-import { controlErrors } from "./control-docs.js";
+import { controlErrors } from "./errors.js";
 import * as docs from "./clock-docs.js";
 
 const tags = ["Sandbox"];

@@ -7,7 +7,7 @@ import { CASES } from "../doctor/battery.js";
 import { DOCTOR_RUNS_PER_MINUTE } from "../doctor/desk.js";
 import { MAX_RECORDS_BYTES, RECORDS_QUERY } from "../doctor/records.js";
 import { errorExample, type Examples } from "../http/openapi.js";
-import { validationError } from "./control-docs.js";
+import { validationError } from "./errors.js";
 
 export const RUNS_PER_MINUTE = DOCTOR_RUNS_PER_MINUTE;
 

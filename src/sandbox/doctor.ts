@@ -11,7 +11,7 @@ import type { Transport } from "../webhooks/transport.js";
 import { ApiError } from "../http/errors.js";
 import { errors, json, security } from "../http/openapi.js";
 import { router } from "../http/validation.js";
-import { controlErrors } from "./control-docs.js";
+import { controlErrors } from "./errors.js";
 import { assertWebhookTarget } from "./webhook-target.js";
 import * as docs from "./doctor-docs.js";
 

@@ -4,7 +4,7 @@
  */
 import { errorExample, type Examples } from "../http/openapi.js";
 import { AT, DEMO } from "../http/demo-examples.js";
-import { validationError } from "./control-docs.js";
+import { validationError } from "./errors.js";
 
 export const balanceLimit = errorExample(
   "The credit would take the wallet past the sandbox's ceiling",

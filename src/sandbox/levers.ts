@@ -13,7 +13,7 @@ import { amount, isoTime, text } from "../domain/fields.js";
 import { pathId } from "../http/schemas.js";
 import { router } from "../http/validation.js";
 import { contextOf } from "../engine/tenant.js";
-import { controlErrors } from "./control-docs.js";
+import { controlErrors } from "./errors.js";
 import * as docs from "./levers-docs.js";
 
 const tags = ["Sandbox"];

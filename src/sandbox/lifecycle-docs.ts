@@ -5,7 +5,7 @@
  */
 import { errorExample, type Examples } from "../http/openapi.js";
 import { AT, DEMO, demoCheckoutRecord } from "../http/demo-examples.js";
-import { validationError } from "./control-docs.js";
+import { validationError } from "./errors.js";
 
 const UNKNOWN_PAYOUT = "no-such-payout";
 const UNKNOWN_VTU = "VTU_0000000000000000";

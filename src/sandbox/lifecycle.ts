@@ -13,7 +13,7 @@ import { amount, text } from "../domain/fields.js";
 import { pathId } from "../http/schemas.js";
 import { router } from "../http/validation.js";
 import { contextOf } from "../engine/tenant.js";
-import { controlErrors } from "./control-docs.js";
+import { controlErrors } from "./errors.js";
 import * as docs from "./lifecycle-docs.js";
 import { baseUrl } from "../http/base-url.js";
 

@@ -16,7 +16,7 @@ import { baseUrl } from "../http/base-url.js";
 import { examples, json, security, type Examples } from "../http/openapi.js";
 import { Pagination, pagingFields } from "../http/paging.js";
 import { router } from "../http/validation.js";
-import { controlErrors } from "./control-docs.js";
+import { controlErrors } from "./errors.js";
 import * as docs from "./lists-docs.js";
 
 const tags = ["Sandbox"];

@@ -4,7 +4,7 @@
  */
 import { errorExample, type Examples } from "../http/openapi.js";
 import { AT, DEMO } from "../http/demo-examples.js";
-import { validationError } from "./control-docs.js";
+import { validationError } from "./errors.js";
 
 const RETRIES = [60, 300, 1800, 7200, 21600, 86400];
 const DEFAULT_LIMITS = {

@@ -14,7 +14,7 @@ import type { Tenant } from "../engine/tenant.js";
 import { assertWebhookTarget } from "./webhook-target.js";
 import { MerchantSettingsSchema, NewMerchantSchema } from "../domain/merchant-settings.js";
 import { isoTime } from "../domain/fields.js";
-import { controlErrors, openErrors } from "./control-docs.js";
+import { controlErrors, openErrors } from "./errors.js";
 import * as docs from "./merchants-docs.js";
 
 export const Merchant = z

@@ -4,7 +4,7 @@
  */
 import { errorExample, type Examples } from "../http/openapi.js";
 import { AT, DEMO } from "../http/demo-examples.js";
-import { validationError } from "./control-docs.js";
+import { validationError } from "./errors.js";
 
 // ---- POST /sandbox/v1/outcomes -------------------------------------------------------------------
 

@@ -7,7 +7,7 @@ import { body, examples, json, security } from "../http/openapi.js";
 import { router } from "../http/validation.js";
 import { contextOf } from "../engine/tenant.js";
 import { isoTime } from "../domain/fields.js";
-import { controlErrors } from "./control-docs.js";
+import { controlErrors } from "./errors.js";
 import * as docs from "./outcomes-docs.js";
 
 const tags = ["Sandbox"];

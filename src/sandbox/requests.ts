@@ -9,7 +9,7 @@ import { examples, json, security } from "../http/openapi.js";
 import { Pagination, pagingFields } from "../http/paging.js";
 import { router } from "../http/validation.js";
 import { isoTime } from "../domain/fields.js";
-import { controlErrors } from "./control-docs.js";
+import { controlErrors } from "./errors.js";
 import * as docs from "./requests-docs.js";
 
 const tags = ["Sandbox"];

@@ -11,7 +11,7 @@ import { loadScenario, parseScenario, ScenarioError, validateScenario } from "..
 import type { Registry } from "../engine/registry.js";
 import type { Tenant } from "../engine/tenant.js";
 import { assertWebhookTarget } from "./webhook-target.js";
-import { openErrors } from "./control-docs.js";
+import { openErrors } from "./errors.js";
 import * as docs from "./scenarios-docs.js";
 
 const Loaded = z

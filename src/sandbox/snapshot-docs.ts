@@ -4,7 +4,7 @@
  * control-docs.ts for the contract the examples keep).
  */
 import { errorExample, type Examples } from "../http/openapi.js";
-import { validationError } from "./control-docs.js";
+import { validationError } from "./errors.js";
 
 const CREATED = 1772442000000; // 2026-03-02T09:00:00.000Z
 

@@ -6,7 +6,7 @@ import { router } from "../http/validation.js";
 import type { Registry } from "../engine/registry.js";
 import { SnapshotSchema, toSnapshot } from "../domain/snapshot.js";
 import { assertWebhookTarget } from "./webhook-target.js";
-import { controlErrors } from "./control-docs.js";
+import { controlErrors } from "./errors.js";
 import * as docs from "./snapshot-docs.js";
 
 const tags = ["Sandbox"];

@@ -8,7 +8,7 @@ import type { WebhookDispatcher } from "../webhooks/dispatcher.js";
 import { ApiError } from "../http/errors.js";
 import { errors, json, security } from "../http/openapi.js";
 import { router } from "../http/validation.js";
-import { controlErrors } from "./control-docs.js";
+import { controlErrors } from "./errors.js";
 import { Delivery } from "./webhooks.js";
 import * as docs from "./test-webhook-docs.js";
 

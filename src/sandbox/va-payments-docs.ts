@@ -5,7 +5,7 @@
  */
 import { errorExample, type Examples } from "../http/openapi.js";
 import { DEMO, DEMO_PAYMENTS, demoPaymentRecord } from "../http/demo-examples.js";
-import { validationError } from "./control-docs.js";
+import { validationError } from "./errors.js";
 import { balanceLimit } from "./levers-docs.js";
 
 const DEMO_PENDING_PAYMENT = DEMO.pendingPayment;

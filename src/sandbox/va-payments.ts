@@ -19,7 +19,7 @@ import {
 import { contextOf } from "../engine/tenant.js";
 import { body, examples, json, security, type Examples } from "../http/openapi.js";
 import { router } from "../http/validation.js";
-import { controlErrors } from "./control-docs.js";
+import { controlErrors } from "./errors.js";
 import * as docs from "./va-payments-docs.js";
 
 const tags = ["Sandbox"];

@@ -9,7 +9,7 @@ import { example, examples, json, security } from "../http/openapi.js";
 import { router } from "../http/validation.js";
 import { isoTime } from "../domain/fields.js";
 import { DeliveryTriggers } from "../domain/records.js";
-import { controlErrors } from "./control-docs.js";
+import { controlErrors } from "./errors.js";
 import { DEMO } from "../http/demo-examples.js";
 import * as docs from "./webhooks-docs.js";
 

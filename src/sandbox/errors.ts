@@ -1,6 +1,6 @@
 /**
- * What the OpenAPI document says about every control route (/sandbox/v1): the error responses they
- * can really give, and the pieces of examples several routes share. The examples are a contract
+ * The error responses every control route (/sandbox/v1) can really give, and the pieces of examples several
+ * routes share. The examples are a contract
  * (src/http/openapi.ts, `Example`): each named request, sent to a fresh demo merchant with its sample
  * activity, gets the response of the same name. The bodies are real ones.
  */
