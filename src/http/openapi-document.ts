@@ -3,7 +3,9 @@
  * test suite checks exactly what merchants download.
  */
 import type { OpenAPIHono } from "@hono/zod-openapi";
+import { baseUrl } from "./base-url.js";
 import { TAGS } from "./openapi.js";
+import { registerWebhooks } from "./openapi-webhooks.js";
 
 /** A property schema that no value satisfies (zod-to-openapi writes `{ not: {} }`, with a description). */
 const isNothing = (schema: unknown): boolean =>
@@ -66,4 +68,19 @@ export function openApiDocument(app: OpenAPIHono<any>, serverUrl: string): Recor
     tags: TAGS,
   });
   return stateDefaults(forbidWithFalse(document)) as Record<string, unknown>;
+}
+
+/** Registers the security schemes and the webhooks, and serves the document at /openapi.json. */
+export function serveDocument(app: OpenAPIHono<any>, publicUrl: string | undefined): void {
+  app.openAPIRegistry.registerComponent("securitySchemes", "ApiKey", { type: "apiKey", in: "header", name: "X-Api-Key" });
+  app.openAPIRegistry.registerComponent("securitySchemes", "ApiSecret", { type: "apiKey", in: "header", name: "X-Api-Secret" });
+  // What the sandbox sends, for merchants to check: an HMAC of the raw body with their webhook secret.
+  app.openAPIRegistry.registerComponent("securitySchemes", "WebhookSignature", {
+    type: "apiKey",
+    in: "header",
+    name: "X-Webhook-Signature",
+    description: "HMAC-SHA256 (per merchant: SHA-512) of the exact raw request body with the merchant's webhook_secret, lowercase hex (or base64).",
+  });
+  registerWebhooks(app);
+  app.get("/openapi.json", (c) => c.json(openApiDocument(app, baseUrl(publicUrl, c.req.url))));
 }
