@@ -148,14 +148,13 @@ async function runListen(argv: string[], help: boolean): Promise<number | undefi
   return undefined;
 }
 
-// Integration checks (issue 15).
 async function runCheck(argv: string[], help: boolean): Promise<number> {
   const parsed = optionsOr("check", CHECK_USAGE, argv, help, parseCheckArgs);
   if ("exit" in parsed) return parsed.exit;
   return check(parsed.options, (text) => process.stdout.write(text), (text) => process.stderr.write(text));
 }
 
-// Issue 15: the request log from the command line.
+// The request log from the command line.
 async function runLogs(argv: string[], help: boolean): Promise<number> {
   const parsed = optionsOr("logs", LOGS_USAGE, argv, help, parseLogsArgs);
   if ("exit" in parsed) return parsed.exit;

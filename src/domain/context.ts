@@ -39,8 +39,8 @@ export interface DomainContext {
   claim(kind: ClaimKind, value: string): boolean;
 }
 
-// One remembered answer (issue 17): the same instants come back request after request (a wallet's last
-// movement, a record's creation), and toISOString was a visible share of a GET. Invisible from outside.
+// One remembered answer: the same instants come back request after request (a wallet's last movement, a
+// record's creation); toISOString was a visible share of a GET (bench/FAST-PATH.md).
 let lastMs = Number.NaN;
 let lastIso = "";
 export const iso = (ms: number): string => {

@@ -102,7 +102,7 @@ export class ClockDriver {
 
   /**
    * Whether a catch-up has anything to do: a realtime clock with a timer due. Synchronous, so a request
-   * with nothing due skips the catch-up's await (issue 17: most requests; manual clocks never catch up).
+   * with nothing due skips the catch-up's await (most requests; manual clocks never catch up).
    */
   due(tenant: Tenant): boolean {
     const next = nextTimer(tenant.state);

@@ -29,11 +29,11 @@ const verifiedPairs = new WeakMap<Registry, Map<string, { tenant: Tenant; secret
 /**
  * The merchant whose key and secret these are, or undefined; the same work whether the key is known or not.
  *
- * Speed dictated the cache (issue 17: the two digests were a sixth of an authenticated GET): a pair that
- * verified once is found again by one Map lookup on key and secret together, which costs the same for a
+ * A pair that verified once is found again by one Map lookup on key and secret together, which costs the same for a
  * right secret and a wrong one. Only verified pairs are kept, and each hit is checked against the registry
  * (the same merchant under that key, with that secret), so a deleted merchant or a new secret is refused
  * at once. Every miss, including every wrong secret, takes the constant-time path with its decoy.
+ * Why a cache at all: bench/FAST-PATH.md.
  */
 export function merchantOf(registry: Registry, apiKey: string, apiSecret: string): Tenant | undefined {
   let pairs = verifiedPairs.get(registry);

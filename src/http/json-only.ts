@@ -10,7 +10,7 @@ const JSON_TYPE = /^application\/([\w.-]+\+)?json$/;
  * Request bodies are JSON, nested at most MAX_JSON_DEPTH levels. A body sent with another media type (a
  * form post, text/plain) is refused with 415 rather than read as an empty object and reported as missing
  * fields; malformed JSON is left to the validator to report. One middleware for both checks, and a GET
- * passes straight through (issue 17: every frame in front of the API's handlers costs each request).
+ * passes straight through (every frame in front of the handlers costs each request: bench/FAST-PATH.md).
  */
 export const jsonBodies = (max = MAX_JSON_DEPTH): MiddlewareHandler<AppEnv> =>
   async function jsonBodies(c, next) {

@@ -4,12 +4,9 @@
  * a deny-all CSP unless a page route set its own (so an HTML page that forgets its policy runs no script
  * rather than any).
  *
- * Speed dictated the shape (issue 17): hono turns any header set through the context into a WHATWG
- * `Headers` object, which takes the reply off @hono/node-server's fast path (a plain header object written
- * straight to the socket). So a JSON answer, the API's every answer, is built here as a Response with a
- * plain header object carrying all of them; any other answer (a page, a 204, or a JSON answer made after
- * something set a header through the context) gets them added afterwards, as before. `c.json` also keeps
- * what it sent (jsonSent) for the request log, which so never reads a response back.
+ * A JSON answer is built here as a Response with a plain header object carrying all of them, which keeps
+ * @hono/node-server on its fast path (bench/FAST-PATH.md); any other answer gets them added afterwards.
+ * `c.json` also keeps what it sent (jsonSent) for the request log, which so never reads a response back.
  */
 import type { Context, MiddlewareHandler } from "hono";
 import type { AppEnv } from "./env.js";

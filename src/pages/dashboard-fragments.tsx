@@ -46,7 +46,7 @@ export function Action(props: { post: string; body?: unknown; label: string; met
 
 /**
  * A form folded under one summary until opened: each is one Tab stop on the way to the tables below
- * instead of one per field (issue 16 counted the Tab presses to "Redeliver"). The live updates keep
+ * instead of one per field, so a keyboard user reaches "Redeliver" quickly. The live updates keep
  * a fold open (its `open` is the user's, not the server's).
  */
 function Fold(props: { id: string; label: string; children?: Child }) {

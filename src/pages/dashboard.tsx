@@ -42,18 +42,17 @@ const SECTIONS: Section[] = [
   { id: "accounts", title: "Virtual accounts", render: (t, _base, _doctor, q) => <VirtualAccounts tenant={t} query={q} /> },
   { id: "events", title: "Events and webhook deliveries", render: (t, _base, _doctor, q) => <Events tenant={t} query={q} /> },
   { id: "doctor", title: "Webhook doctor", render: (t, _base, doctor) => <WebhookDoctor tenant={t} card={doctor.last(t)} running={doctor.isRunning(t)} /> },
-  // Issue 15: the request log; one request opens below the list.
+  // The request log; one request opens below the list.
   { id: "logs", title: "Logs", render: (t, _base, _doctor, q) => <RequestLogList tenant={t} query={q} />, after: <div id="request-detail" aria-live="polite"></div> },
   { id: "vtu", title: "VTU purchases", render: (t, _base, _doctor, q) => <Vtu tenant={t} query={q} /> },
   { id: "cards", title: "Cardholders and cards", render: (t, _base, _doctor, q) => <Cards tenant={t} query={q} /> },
   { id: "outcomes", title: "Outcome rules", render: (t, _base, _doctor, q) => <Outcomes tenant={t} query={q} /> },
   { id: "ledger", title: "Ledger", render: (t, _base, _doctor, q) => <Ledger tenant={t} query={q} /> },
-  // Integration checks (issue 15).
   { id: "checks", title: "Integration checks", render: (t) => <Checks tenant={t} /> },
-  // Issue 16: the spec's "API Keys" and "Webhook Settings" pages.
+  // The spec's "API Keys" and "Webhook Settings" pages.
   { id: "api-keys", title: "API Keys", body: <ApiKeys /> },
   { id: "webhook-settings", title: "Webhook Settings", body: <WebhookSettings /> },
-  // Issue 16: the merchant's sandbox settings (PATCH /sandbox/v1/merchant) and reset.
+  // The merchant's sandbox settings (PATCH /sandbox/v1/merchant) and reset.
   { id: "sandbox-settings", title: "Sandbox settings", body: <SandboxSettings /> },
 ];
 
@@ -101,7 +100,7 @@ export function dashboardRoutes(opts: { registry: Registry; driver: ClockDriver;
   const app = new Hono<AppEnv>();
   app.get("/dashboard", pageSecurityHeaders(), (c) => c.html(<Shell nonce={cspNonce(c)} />));
   app.use("/dashboard/fragments/*", requireMerchant({ registry: opts.registry, trustProxy: opts.trustProxy, accountRules: false }));
-  // Issue 15: one request of the log, whole (the Logs view opens it).
+  // One request of the log, whole (the Logs view opens it).
   app.get("/dashboard/fragments/logs/:seq", async (c) => {
     const seq = Number(c.req.param("seq"));
     if (!Number.isSafeInteger(seq) || seq < 1) return c.html(<p class="error">Unknown request.</p>, 404);
