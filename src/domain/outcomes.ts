@@ -226,7 +226,7 @@ export const SLOW_RESPONSE_SECONDS = 45;
  * Whether planResponseFault can find a fault for a request at all: an operation of RESPONSE_OPERATIONS,
  * and a `response` rule to match or a transfer to a RESPONSE_MAGIC account. Asked first on every
  * answered POST, so that the request's facts (and the merchant's context) are gathered only when one
- * could (issue 17: gathering them was most of the decision's cost, for answers nearly all left alone).
+ * could: gathering them was most of the decision's cost (bench/FAST-PATH.md).
  */
 export function mayFaultResponse(state: TenantState, operation: string, accountNumber: unknown): boolean {
   if (!(RESPONSE_OPERATIONS as readonly string[]).includes(operation)) return false;

@@ -3,6 +3,8 @@ import type { z } from "@hono/zod-openapi";
 import { gatewayTimeoutMessage, INTERNAL_ERROR_MESSAGE } from "./errors.js";
 import type { ResponseOperation } from "../domain/outcomes.js";
 import { ErrorSchema } from "./schemas.js";
+import { BODY_LIMIT_BYTES, megabytes } from "./body-limit.js";
+import { CHECKOUT_VALIDITY_MS, DEFAULT_LIMITS } from "../domain/limits.js";
 
 /**
  * A documented example. The document's examples are a contract the test suite keeps
@@ -91,13 +93,13 @@ const GENERIC_ERRORS: Record<Exclude<ErrorStatus, 404 | 409 | 504>, Examples> = 
     invalidCredentials: errorExample("Unknown key, or a secret that does not match", "INVALID_CREDENTIALS", "The API key and secret do not match an active account."),
   },
   403: { ipNotWhitelisted: errorExample("The merchant has an IP allowlist without this address", "IP_NOT_WHITELISTED", "Requests from 203.0.113.7 are not allowed for this account.") },
-  413: { payloadTooLarge: errorExample("A body over 1 MB", "PAYLOAD_TOO_LARGE", "The request body is larger than 1 MB.") },
+  413: { payloadTooLarge: errorExample(`A body over ${megabytes(BODY_LIMIT_BYTES)}`, "PAYLOAD_TOO_LARGE", `The request body is larger than ${megabytes(BODY_LIMIT_BYTES)}.`) },
   415: { unsupportedMediaType: errorExample("A body that is not JSON", "UNSUPPORTED_MEDIA_TYPE", "Request bodies must be JSON (Content-Type: application/json), not text/plain.") },
   422: {
     validationError: invalidExample("A field breaks its rule (every field is reported)", { amount: ["Must have at most two decimal places."] }),
   },
   429: {
-    rateLimited: errorExample("Over the merchant's requests per minute (counted on the wall clock)", "RATE_LIMITED", "Too many requests: at most 1000 per minute for this account. Retry in 12 s.", { retry_after: 12 }),
+    rateLimited: errorExample("Over the merchant's requests per minute (counted on the wall clock)", "RATE_LIMITED", `Too many requests: at most ${DEFAULT_LIMITS.requests_per_minute} per minute for this account. Retry in 12 s.`, { retry_after: 12 }),
   },
   500: {
     internalError: errorExample("A sandbox bug: quote the request_id", "INTERNAL_ERROR", INTERNAL_ERROR_MESSAGE, { request_id: EXAMPLE_REQUEST_ID }),
@@ -144,7 +146,7 @@ export function withDefault<S extends z.ZodType, D extends z.output<S>>(schema: 
 export const TAGS = [
   { name: "Wallet", description: "The merchant wallet every operation moves money against" },
   { name: "Virtual accounts", description: "Dedicated NUBAN accounts per customer; transfers into them credit the wallet" },
-  { name: "Checkout", description: "Payment links for one exact amount, valid 30 minutes" },
+  { name: "Checkout", description: `Payment links for one exact amount, valid ${CHECKOUT_VALIDITY_MS / 60_000} minutes` },
   { name: "Payouts", description: "Transfers from the wallet to Nigerian bank accounts" },
   { name: "VTU", description: "Airtime, data, cable TV, electricity and exam pins, paid from the wallet" },
   { name: "Virtual cards", description: "Cardholders and virtual USD cards funded from the wallet" },
