@@ -1,5 +1,5 @@
 /**
- * Ambiguous outcomes (issue 14): a money-moving request commits and then its answer is lost (the
+ * Ambiguous outcomes: a money-moving request commits and then its answer is lost (the
  * connection is reset), late (a slow response) or a 5xx; a processing payout that fails hours later;
  * payouts and VTU purchases that settle only on their Nth status read; a bank that is down for a
  * window of sim time; a name enquiry that times out. For each, the safe client path holds: the status

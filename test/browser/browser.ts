@@ -120,7 +120,7 @@ export async function merchantAt(
   return { ...m, api: async (method, path, body) => (await m.call(method, path, { body })).body };
 }
 
-/** The two sizes every page is tried at (issue 16): a laptop and a phone. */
+/** The two sizes every page is tried at: a laptop and a phone. */
 export const SIZES = [
   { name: "desktop", width: 1280, height: 800 },
   { name: "phone", width: 390, height: 844 },

@@ -1,5 +1,5 @@
 /**
- * The dashboard's actions (issue 16, findings 2 and 5), at desktop and phone sizes, axe-core on each
+ * The dashboard's actions, at desktop and phone sizes, axe-core on each
  * state: a result says the real outcome where the action was (a 2xx that reports a failure is red:
  * a redelivery answered 500, a declined card spend); a refused form keeps its input, with the error
  * under the field, which takes the focus; the outcome form offers only its target's outcomes and

@@ -1,5 +1,5 @@
 /**
- * Issue 16's "done means": a developer does every common task on the dashboard from what it shows,
+ * The "done means": a developer does every common task on the dashboard from what it shows,
  * without the docs. Each step finds its control by its visible name (as a person would), at desktop
  * and phone sizes: find a payout, approve it, advance time, read and copy a webhook's payload and its
  * signature (checked against the webhook secret), redeliver, set the webhook URL, send a test event.

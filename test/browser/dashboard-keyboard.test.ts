@@ -1,5 +1,5 @@
 /**
- * The dashboard and /docs by keyboard (issue 16, finding 6), at desktop and phone sizes: a skip link is
+ * The dashboard and /docs by keyboard, at desktop and phone sizes: a skip link is
  * the first Tab stop; sign-in and each action move the focus to what they produced; every table that
  * scrolls sideways can be reached and scrolled by keyboard; axe-core finds no critical or serious
  * violation on the signed-out and signed-in dashboard nor on /docs.

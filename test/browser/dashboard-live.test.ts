@@ -1,5 +1,5 @@
 /**
- * The dashboard's live updates (issue 16, finding 1), at desktop and phone sizes: a change made through
+ * The dashboard's live updates, at desktop and phone sizes: a change made through
  * the API reaches the page without disturbing it (an open delivery's details stay open on the same
  * delivery, a focused button keeps the focus, a text selection stays, typed input stays); the status
  * line says when the view is paused and why, and "Live" again after; unchanged sections are answered

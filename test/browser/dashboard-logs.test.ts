@@ -1,5 +1,5 @@
 /**
- * The dashboard's Logs view in chromium (issue 15): the merchant's requests listed, one opened with its
+ * The dashboard's Logs view in chromium: the merchant's requests listed, one opened with its
  * headers (the secret never shown), bodies, the objects it touched (as they are now, and linked to their
  * sections) and the webhook it caused with its delivery; nothing it shows sends an API request; under the strict CSP, with no external request.
  */

@@ -1,5 +1,5 @@
 /**
- * The dashboard's "API Keys" and "Webhook Settings" sections (issue 16, finding 5), at desktop and
+ * The dashboard's "API Keys" and "Webhook Settings" sections, at desktop and
  * phone sizes: the key shown and the secrets masked until revealed, Copy puts them on the clipboard,
  * saving a webhook URL changes the merchant and says so where the focus goes, a refused URL is
  * explained beside the field and the typed text stays; no secret in any server-rendered HTML.

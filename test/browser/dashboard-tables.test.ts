@@ -1,5 +1,5 @@
 /**
- * The dashboard's tables in chromium (issue 16, findings 5 and 6), at desktop and phone sizes: search a
+ * The dashboard's tables in chromium, at desktop and phone sizes: search a
  * payout by reference, filter by status, page past 50 rows, open a delivery and copy its pretty payload
  * and signature, follow a delivery to its event and an event to its deliveries, local time beside UTC in
  * the browser's zone, no page wider than the screen with a large payload, and the Tab presses from the
@@ -164,7 +164,7 @@ describe.skipIf(SKIP_BROWSER)("dashboard tables", () => {
         }
         return Infinity;
       };
-      // Straight down the page. Before (issue 16 counted 34 on a smaller dashboard of nine sections)
+      // Straight down the page. Before the folds, a smaller dashboard of nine sections took 34
       // this state took 46 at both sizes: every table region was a stop, each virtual account's row 3,
       // and every create or clock form one per field. Now a region is one only where it scrolls (the
       // phone's tables before the events), a row's transfer form and each create or clock form is one

@@ -1,5 +1,5 @@
 /**
- * Issue 17, cold start: the built CLI (dist/cli.mjs) runs its bundle (dist/cli.cjs) through V8's code
+ * Cold start: the built CLI (dist/cli.mjs) runs its bundle (dist/cli.cjs) through V8's code
  * cache (dist/cli.cjs.cache: the SHA-256 of the bundle and the payload, then V8's payload). V8 aborts
  * the process on a corrupt payload and would run a stale one, so a cache that does not match the
  * bundle byte for byte must be ignored, and a `start` must write a good one again.

@@ -1,5 +1,5 @@
 /**
- * `merchant-sandbox logs` (issue 15): the request log of a running sandbox (a real server on port 0, in
+ * `merchant-sandbox logs`: the request log of a running sandbox (a real server on port 0, in
  * process), one line per request, oldest first, or JSON lines; `--follow` prints new requests as they
  * come until stopped; keys from flags or the environment; a clear message and exit 1 when the sandbox
  * refuses, cannot be reached, or has its log off. The command itself, with SIGINT, through the CLI.

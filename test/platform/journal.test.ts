@@ -1,5 +1,5 @@
 /**
- * Issue 17: the `--data` journal. A write appends only what changed; a line a crash cut short is
+ * The `--data` journal. A write appends only what changed; a line a crash cut short is
  * dropped (it was never acknowledged); a crash at any point of a compaction (new snapshot written,
  * renamed in, old journal not yet deleted) loses nothing and applies nothing twice; a failed append is
  * undone and refused; old plain files still load; a stop folds every journal into its snapshot.

@@ -74,15 +74,15 @@ const OPERATION_IDS: Record<string, string> = {
   "GET /sandbox/v1/snapshot": "exportSnapshot",
   "PUT /sandbox/v1/snapshot": "importSnapshot",
   "POST /sandbox/v1/scenarios": "loadScenario",
-  // Integration checks (issue 15)
+  // Integration checks
   "GET /sandbox/v1/checks": "getIntegrationChecks",
   "PUT /sandbox/v1/checks/credits": "reportCreditedTransactions",
   "DELETE /sandbox/v1/checks/credits": "clearCreditedTransactions",
-  // Issue 15: the webhook doctor.
+  // The webhook doctor.
   "POST /sandbox/v1/webhooks/doctor": "runWebhookDoctor",
-  // Issue 16: the dashboard's "Send test event".
+  // The dashboard's "Send test event".
   "POST /sandbox/v1/webhooks/test": "sendTestWebhook",
-  // Issue 15: the request log.
+  // The request log.
   "GET /sandbox/v1/requests": "listRequests",
   "DELETE /sandbox/v1/requests": "clearRequests",
   "GET /sandbox/v1/requests/{seq}": "getRequest",

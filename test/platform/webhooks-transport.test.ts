@@ -350,7 +350,7 @@ describe("describeUrlProblem", () => {
   });
 });
 
-// Issue 15: the webhook doctor reads a merchant's records view with a GET of the same transport.
+// The webhook doctor reads a merchant's records view with a GET of the same transport.
 describe("get", () => {
   it("sends a GET with no body and gives the answer's text, read up to the bound", async () => {
     const server = await serve((_req, res) => res.writeHead(200, { "content-type": "application/json" }).end('{"credited":["TXN_1"]}'));

@@ -1,4 +1,4 @@
-/** Issue 10, finding 9: 26 lines of "unknown format ... ignored" from Ajv in the test output. */
+/** 26 lines of "unknown format ... ignored" from Ajv in the test output. */
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { documentAjv } from "../openapi-check.js";
 

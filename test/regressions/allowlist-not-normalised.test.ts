@@ -1,5 +1,5 @@
 /**
- * Issue 11 ("Never down, never corrupt"): allowlist entries were compared as written, so
+ * Allowlist entries were compared as written, so
  * `::ffff:127.0.0.1` in ip_allowlist locked out a client at 127.0.0.1 (and `0:0:0:0:0:0:0:1` locked
  * out ::1; upper-case IPv6 never matched). Entries are now stored normalised, and the client IP is
  * normalised the same way, so an address matches however either side writes it.

@@ -1,5 +1,5 @@
 /**
- * Issue 11 ("Never down, never corrupt"): anonymous work had no bounds. One 1 MB
+ * Anonymous work had no bounds. One 1 MB
  * POST /sandbox/v1/scenarios created 97,454 merchants; sign-up accepted 5k-26k merchants in 10 s;
  * snapshot bodies up to 256 MB were parsed; a merchant could add outcome rules without end; and a
  * deeply nested JSON body reached recursive validators. Now: per-IP quotas on the open routes

@@ -1,5 +1,5 @@
 /**
- * Issue 11 ("Never down, never corrupt"), the security review's attack families, run from outside:
+ * "Never down, never corrupt": the security review's attack families, run from outside:
  * an anonymous attacker with open sign-up, over HTTP only, against the built CLI started as users
  * start it (`start --data DIR`, and a second server with `--shared`). The review found that hostile
  * input could fail a request with a 500, keep state the sandbox then could not save or load back (a

@@ -1,5 +1,5 @@
 /**
- * Issue 11 ("Never down, never corrupt"): webhook attempts and timers ran in promises that nothing
+ * Webhook attempts and timers ran in promises that nothing
  * awaited or caught, so one throw in one merchant's background work ended the process for every
  * tenant. Triggers seen: a snapshot whose clock was past the Date range (`toISOString` threw), an
  * event payload nested 6,000 deep (`JSON.stringify` threw), and ~26,600 ten-year clock advances then

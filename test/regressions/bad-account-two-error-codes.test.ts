@@ -1,5 +1,5 @@
 /**
- * Issue 13, finding 6: one bad account number, two error codes. `0123456789` at bank 058 (a wrong
+ * One bad account number, two error codes. `0123456789` at bank 058 (a wrong
  * NUBAN check digit) got INVALID_ACCOUNT from verify-account but VALIDATION_ERROR on
  * `errors.account_number` from transfer. Now one input gets one code, whichever endpoint sees it.
  */

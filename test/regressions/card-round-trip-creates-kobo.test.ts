@@ -1,5 +1,5 @@
 /**
- * Issue 11 ("Never down, never corrupt"): card fundings and unloads converted USD to Naira rounding
+ * Card fundings and unloads converted USD to Naira rounding
  * each to the nearest kobo, so at some rates a round trip created money: at 1600.5 NGN/USD, funding
  * USD 2.02 charged 3,233.01 and unloading it as two USD 1.01 credited 1,616.51 twice, and seventeen
  * such round trips turned a wallet of 100,000 into 100,000.17. Conversions are now exact in integers

@@ -1,5 +1,5 @@
 /**
- * Issue 10, finding 9: `start -h` was refused as an unknown flag; a `.json` config with a trailing
+ * `start -h` was refused as an unknown flag; a `.json` config with a trailing
  * comma was accepted silently (read as YAML); a port in use failed with a bare EADDRINUSE.
  */
 import { spawnSync } from "node:child_process";

@@ -1,5 +1,5 @@
 /**
- * Issue 10, finding 4: Docker with a host folder on /data exited with `EACCES .../.mch_demo.json.tmp`
+ * Docker with a host folder on /data exited with `EACCES .../.mch_demo.json.tmp`
  * and no hint, and a --data path through a file gave a bare `EEXIST ... mkdir`. The folder is now
  * checked at start, and the error says what to do.
  */

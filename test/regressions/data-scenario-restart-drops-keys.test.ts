@@ -1,5 +1,5 @@
 /**
- * Issue 10, finding 5: with `--data --scenario`, a restart dropped the scenario merchants' keys from
+ * With `--data --scenario`, a restart dropped the scenario merchants' keys from
  * the banner, and edits to the scenario file were silently ignored.
  */
 import { copyFileSync, readFileSync, writeFileSync } from "node:fs";

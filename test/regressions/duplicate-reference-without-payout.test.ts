@@ -1,5 +1,5 @@
 /**
- * Issue 14, finding 5: a duplicate payout reference got 409 without the existing payout, so a client
+ * A duplicate payout reference got 409 without the existing payout, so a client
  * that retried after a timeout (the first request committed, its answer was lost) could not
  * reconcile from the answer. Now the 409 carries the payout the reference made, as the status
  * endpoint shows it, and the retry moves no money.

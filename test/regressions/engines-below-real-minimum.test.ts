@@ -1,5 +1,5 @@
 /**
- * Issue 10, finding 2: a production dependency (entities@9, under @scalar) needed Node 20.19 while
+ * A production dependency (entities@9, under @scalar) needed Node 20.19 while
  * package.json said ">=20". `engines` must state the real minimum: the highest minimum among the
  * packages a production install carries (read from the lockfile, which is what `npm ci` installs).
  */

@@ -1,5 +1,5 @@
 /**
- * Issue 11 ("Never down, never corrupt"): with --data, a write that failed (a full disk, say) answered
+ * With --data, a write that failed (a full disk, say) answered
  * 500, but the change stayed applied in memory and the next good write saved it: a client that
  * retried credited or paid twice, and webhooks went out for changes the disk never held. A failed
  * write must undo its changes (memory back to the last good file), answer 503 STORE_UNAVAILABLE,

@@ -1,5 +1,5 @@
 /**
- * Issue 14, finding 8: failure realism was thin: no bank downtime, one name-enquiry failure (not
+ * Failure realism was thin: no bank downtime, one name-enquiry failure (not
  * found), and Heritage Bank (licence revoked June 2024) still completed payouts. Now a bank can be down
  * for a window of sim time (503 BANK_UNAVAILABLE), name enquiry can also time out (504), and Heritage
  * is gone from the bank list, so a transfer to it is refused before any debit.

@@ -1,5 +1,5 @@
 /**
- * Issue 14, finding 3: a transfer into a virtual account was always `success` at once, so the spec's
+ * A transfer into a virtual account was always `success` at once, so the spec's
  * `pending`, `processing` and `failed` transaction statuses could never be produced. Now a transfer
  * sent through the control API can arrive pending or processing, and later clear (credit and
  * `payment.received`) or fail (no credit) on the merchant's clock.

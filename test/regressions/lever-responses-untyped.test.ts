@@ -1,5 +1,5 @@
 /**
- * Issue 13 (found while documenting): the control API's levers answered with "any object" in the
+ * The control API's levers answered with "any object" in the
  * document (payout, VTU and payment-link levers), so generated clients and Prism checked nothing, and
  * the pay lever's record lacked the links GET /api/v1/checkout/status gives, though documented as the same.
  */

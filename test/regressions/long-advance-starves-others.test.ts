@@ -1,5 +1,5 @@
 /**
- * Issue 11 ("Never down, never corrupt"): a long clock advance starved every other merchant.
+ * A long clock advance starved every other merchant.
  * Webhook attempts that fail without I/O (the built-in capture, a `drop` fault) never gave the event
  * loop back, so a ten-year advance over 1,000 payouts froze every tenant for 2-5 s; the attempts of
  * one advance ran one after another (events x retries x timeout); and SIGTERM waited for them with

@@ -1,5 +1,5 @@
 /**
- * Issue 14, finding 6: narrations were trimmed, never empty and capped at 200 characters by the
+ * Narrations were trimmed, never empty and capped at 200 characters by the
  * control API, although the spec makes a payment's `reference` the payer's narration "exactly as the
  * payer's bank sent it", and blank narrations are common. Now a narration is kept verbatim (empty,
  * spaces, tabs and newlines included) up to 500 characters, through the control API, scenario files

@@ -1,5 +1,5 @@
 /**
- * Issue 14, finding 4: no ambiguous outcomes. Magic values and outcome rules covered clean outcomes
+ * No ambiguous outcomes. Magic values and outcome rules covered clean outcomes
  * only: nothing let a test make a transfer commit and then lose its response, or a processing payout
  * fail hours later, or a VTU purchase stay processing until requeried. Now each can be produced.
  */

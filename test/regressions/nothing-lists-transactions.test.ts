@@ -1,5 +1,5 @@
 /**
- * Issue 14, finding 9: nothing listed payouts, VTU purchases, virtual-account payments or payment
+ * Nothing listed payouts, VTU purchases, virtual-account payments or payment
  * links for a test or a dashboard to page through. Each now has a paged control-API list under
  * /sandbox/v1 (never /api/v1: the real service has none), newest first.
  */

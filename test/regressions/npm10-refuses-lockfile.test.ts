@@ -1,5 +1,5 @@
 /**
- * Issue 10, finding 1: `npm ci` failed with npm 10, the npm of stock Node 20 and 22 and of the
+ * `npm ci` failed with npm 10, the npm of stock Node 20 and 22 and of the
  * node:20-slim image (`Missing: typescript@5.9.3 from lock file`, an optional peer that npm 11 leaves
  * out of the lockfile). No Docker engine runs here, so this test runs the Dockerfile itself, stage by
  * stage, with npm 10 on the PATH: its COPY lines (from this checkout, or from the build stage), its

@@ -1,5 +1,5 @@
 /**
- * Issue 13, findings 1-3: the document left out what generated code needs. The virtual-account rules
+ * The document left out what generated code needs. The virtual-account rules
  * were not in it (validators accepted bodies the sandbox refused), request fields with a `default`
  * became required in openapi-typescript's output, and `webhooks` was empty.
  */

@@ -1,5 +1,5 @@
 /**
- * Issue 17: under load, V8's allocation-site pretenuring could start allocating the request log's
+ * Under load, V8's allocation-site pretenuring could start allocating the request log's
  * entries (kept for a few hundred requests) straight in the old generation; each dropped entry then kept
  * the young objects it pointed to alive through the remembered set, every scavenge promoted ~1.7 MB that
  * died soon after, and a process settled at 35-45 µs of CPU per GET instead of 25 (bench/FAST-PATH.md).

@@ -1,5 +1,5 @@
 /**
- * Issue 10, finding 2: the production install was 216 packages and 251 MB (Scalar's tree, for one
+ * The production install was 216 packages and 251 MB (Scalar's tree, for one
  * browser script). The packed package, installed with `--omit=dev` into an empty folder as `npx`
  * would, must stay under 30 MB and run: the server, its docs script and the demo merchant.
  */

@@ -1,5 +1,5 @@
 /**
- * Issue 11 ("Never down, never corrupt"): the public payment pages (/pay/{ref}) resolved a
+ * The public payment pages (/pay/{ref}) resolved a
  * reference to the first tenant holding it. References repeated across tenants (every load of a
  * seeded scenario gave the same link references and account numbers, and a snapshot could plant any
  * reference), so one merchant's page could show, and take payment for, another merchant's link; the

@@ -1,4 +1,4 @@
-/** Issue 10, finding 7: `--public-url https://x/` gave payment links like `https://x//pay/...`. */
+/** `--public-url https://x/` gave payment links like `https://x//pay/...`. */
 import { describe, expect, it } from "vitest";
 import { parseSettings } from "../../src/config.js";
 import { harness } from "../helpers.js";

@@ -1,5 +1,5 @@
 /**
- * Issue 14, finding 1: the rate limits ran on the merchant's simulated clock. On a manual clock a
+ * The rate limits ran on the merchant's simulated clock. On a manual clock a
  * merchant's 1,001st request in a test run was refused until someone advanced the clock, and
  * `Retry-After: 60` was still 429 after 62 s of real time: a client that obeyed it waited forever.
  * Now the per-minute request cap counts wall-clock time, and the payout attempt caps (which stay on

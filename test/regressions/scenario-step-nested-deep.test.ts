@@ -1,5 +1,5 @@
 /**
- * Issue 11 ("Never down, never corrupt"): a scenario whose step body nested 20,000 levels deep made
+ * A scenario whose step body nested 20,000 levels deep made
  * POST /sandbox/v1/scenarios answer 500: the schema's recursive JSON type overflowed the stack. The
  * nesting is now checked without recursion before any schema runs (at most 32 levels), for a JSON
  * body and for `{ yaml }` text alike: 422 VALIDATION_ERROR, nothing created, the sandbox serving on.

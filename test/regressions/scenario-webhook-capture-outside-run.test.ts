@@ -1,5 +1,5 @@
 /**
- * Issue 10, finding 3: `start --scenario` and `POST /sandbox/v1/scenarios` refused every scenario with
+ * `start --scenario` and `POST /sandbox/v1/scenarios` refused every scenario with
  * `webhook_capture` ("works only with merchant-sandbox run"): 8 of the 14 bundled ones. Outside `run`
  * the capture is now the sandbox's built-in receiver: deliveries are signed and logged as if sent.
  */

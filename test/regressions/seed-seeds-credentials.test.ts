@@ -1,5 +1,5 @@
 /**
- * Issue 11 ("Never down, never corrupt"): `--seed` also seeded API keys and secrets, so the n-th
+ * `--seed` also seeded API keys and secrets, so the n-th
  * sign-up on any sandbox started with the same seed got the same api_key, api_secret and
  * webhook_secret: anyone who knew the seed (it is in a CI file) could act as that merchant. A seed
  * now makes identifiers deterministic (merchant ids, references, account numbers, PANs), never

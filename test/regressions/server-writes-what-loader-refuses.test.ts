@@ -1,5 +1,5 @@
 /**
- * Issue 11 ("Never down, never corrupt"): the server wrote what its own `--data` loader rejected, so
+ * The server wrote what its own `--data` loader rejected, so
  * the next start failed for every merchant. Triggers seen: a scenario payment link of 1e308 (became
  * Infinity in kobo, saved as null), a timeline entry at `+99999999999d` (a time no Date can hold), 902
  * wallet fundings of 1e11 (the balance passed 2^53 kobo and stopped being exact), and scenario amounts

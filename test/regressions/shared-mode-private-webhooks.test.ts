@@ -1,5 +1,5 @@
 /**
- * Issue 11 ("Never down, never corrupt"): on a sandbox shared over a network, any merchant could
+ * On a sandbox shared over a network, any merchant could
  * point its webhook_url at the sandbox's own network (127.0.0.1, 10.x, [::1], localhost) and read
  * the internal services' answers back from the delivery log; there was no way to refuse private
  * targets. Shared mode (`--shared`) now refuses such URLs wherever settings come in (sign-up, PATCH,

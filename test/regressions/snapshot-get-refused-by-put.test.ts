@@ -1,4 +1,4 @@
-/** Issue 10, finding 6: `GET /sandbox/v1/snapshot` returned a body that `PUT /sandbox/v1/snapshot` refused. */
+/** `GET /sandbox/v1/snapshot` returned a body that `PUT /sandbox/v1/snapshot` refused. */
 import { describe, expect, it } from "vitest";
 import { harness } from "../helpers.js";
 

@@ -1,5 +1,5 @@
 /**
- * Issue 11 ("Never down, never corrupt"): PUT /sandbox/v1/snapshot checked types only. It accepted a
+ * PUT /sandbox/v1/snapshot checked types only. It accepted a
  * `javascript:` redirect URL, `file:` and `data:` webhook URLs, a 1,500-entry retry schedule, a clock
  * past year 275760, and unbounded limits and rates: none of which PATCH, sign-up or the API allow. Nor
  * did it check that records agree with each other (a ledger that does not add up, two payouts with one

@@ -1,5 +1,5 @@
 /**
- * Issue 17, cold start: the checks docs formatted MAX_REPORTED_CREDITS with `toLocaleString` at module
+ * Cold start: the checks docs formatted MAX_REPORTED_CREDITS with `toLocaleString` at module
  * load. The first such call sets up ICU's number formatting, ~12 ms of every start (the bounds in
  * schema messages and the other docs use `thousands()` for that reason). The built CLI is started with
  * the locale formatters wrapped to report any call; none may come before the first answer.

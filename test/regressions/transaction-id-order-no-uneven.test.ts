@@ -1,5 +1,5 @@
 /**
- * Issue 14, finding 7: `transaction_id` and `order_no` appeared unevenly. The payout response had
+ * `transaction_id` and `order_no` appeared unevenly. The payout response had
  * only `order_no` and its webhook both; checkout create only `order_no`; VTU, virtual-account and
  * card responses only `transaction_id`. Now every transaction record the sandbox returns or sends
  * carries `transaction_id`, with `order_no` beside it (equal) where the spec names it: the payout

@@ -1,5 +1,5 @@
 /**
- * Issue 14, finding 2: transfers never checked `account_name` or `bank_name`. Name enquiry said
+ * Transfers never checked `account_name` or `bank_name`. Name enquiry said
  * "EZE FUNMILAYO IBRAHIM" for a GTBank (058) account, yet "JOHN DOE" at "Access Bank" got 201 and
  * completed. The spec makes `account_name` "the value returned by account verification". Now the
  * transfer is refused, naming what the bank list and name enquiry say, and no money moves.

@@ -1,7 +1,7 @@
 /**
  * Crash safety of --data: a server under write load is killed with SIGKILL; on restart its files load
  * and every operation it had acknowledged is there (a response is sent only after its write landed,
- * and writes are atomic: temp file + rename). A large merchant's writes are journal appends (issue 17):
+ * and writes are atomic: temp file + rename). A large merchant's writes are journal appends:
  * the kill may cut the last line short, which the restart drops.
  */
 import { readdirSync } from "node:fs";

@@ -1,5 +1,5 @@
 /**
- * Robustness, property-based (issue 7): every operation of the OpenAPI document under /api/v1 and
+ * Robustness, property-based: every operation of the OpenAPI document under /api/v1 and
  * /sandbox/v1 is fed random and malformed requests (fast-check, fixed seed) and must
  *   1. never answer 5xx;
  *   2. answer JSON: the error envelope `{ success: false, message (non-empty), error_code }` on 4xx,
@@ -221,9 +221,9 @@ const BASE_BODIES: Record<string, (fx: Fixtures) => unknown> = {
   "POST /sandbox/v1/reset": () => ({ wallet_balance: 1_000 }),
   "PUT /sandbox/v1/snapshot": (fx) => structuredClone(fx.snapshot),
   "POST /sandbox/v1/scenarios": () => ({ name: "fuzz", merchants: { a: { wallet_balance: 10 } }, payment_links: [{ as: "link", amount: 500 }] }),
-  // Integration checks (issue 15)
+  // Integration checks
   "PUT /sandbox/v1/checks/credits": () => ({ transaction_ids: ["TXN_FUZZ_1", "TXN_FUZZ_1"] }),
-  // Issue 15: the fixtures' merchant has no webhook_url, so the doctor refuses (409) before it sends anything.
+  // The fixtures' merchant has no webhook_url, so the doctor refuses (409) before it sends anything.
   "POST /sandbox/v1/webhooks/doctor": () => ({ records_url: "https://shop.example.com/credited" }),
 };
 

@@ -1,5 +1,5 @@
 /**
- * Property (issue 11, "Never down, never corrupt"): any state reachable through any entry path saves
+ * Property ("never down, never corrupt"): any state reachable through any entry path saves
  * and loads back identical. Random sequences of operations run through the HTTP app (harness): sign-up
  * with random valid settings, PATCH of settings, wallet funding, virtual accounts and transfers in,
  * payment links paid (lever or public page), wrongly paid and unpaid, payouts (completing, failing on
@@ -16,7 +16,7 @@
  * Every response must also be below 500 and match the OpenAPI document (the harness checks that).
  * Fixed seed, modest runs; a failure prints the shrunk sequence.
  *
- * The same sequences also run against a `--data` store that journals every change (issue 17): each
+ * The same sequences also run against a `--data` store that journals every change: each
  * change is saved as it happens, only what changed since the last write, with compactions folding the
  * journal into the snapshot as it goes; reading the files back must give exactly the merchant's state.
  * A change the domain forgot to mark (domain/changes.ts) would be missing here.

@@ -1,5 +1,5 @@
 /**
- * Issue 16, finding 1: the dashboard asks for each section every 2 s. A fragment carries an ETag (a hash
+ * The dashboard asks for each section every 2 s. A fragment carries an ETag (a hash
  * of its HTML) and an unchanged one is answered 304 with no body, so an unchanged section costs the page
  * nothing; any change of state, or another merchant's view, gets the new HTML. Rows carry a `data-key`,
  * which the page's merge matches them by.

@@ -1,5 +1,5 @@
 /**
- * The dashboard's tables through their fragment route (issue 16, finding 5): search, filters and paging
+ * The dashboard's tables through their fragment route: search, filters and paging
  * from the section's query, nothing cut silently, hostile query values clamped with a note (never a
  * 500), times in UTC with the reader's local time beside them, pretty payloads with Copy buttons, and
  * events and deliveries linked both ways.

@@ -1,5 +1,5 @@
 /**
- * The control API's lists (issue 14, finding 9): GET /sandbox/v1/payouts, /vtu, /checkout and
+ * The control API's lists: GET /sandbox/v1/payouts, /vtu, /checkout and
  * /virtual-accounts/payments, newest first, paged, filtered by status, a time range on the merchant's
  * clock and reference; bad filters get 422 in the envelope; a large merchant is listed in one pass.
  */

@@ -1,5 +1,5 @@
 /**
- * The request log through the control API (issue 15): GET /sandbox/v1/requests (newest first, paged,
+ * The request log through the control API: GET /sandbox/v1/requests (newest first, paged,
  * filtered, tailed with `after`), GET /sandbox/v1/requests/{seq} (headers, bodies, links) and DELETE
  * /sandbox/v1/requests. What is recorded for each /api/v1 request, what never is (the secret, requests
  * refused for their credentials, control routes), the bounds, and the log off with --request-log 0.

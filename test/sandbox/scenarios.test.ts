@@ -1,5 +1,5 @@
 /**
- * Scenarios (issue 5): every example in scenarios/*.yaml passes; seeded runs are deterministic;
+ * Scenarios: every example in scenarios/*.yaml passes; seeded runs are deterministic;
  * a broken file gives a ScenarioError naming the file and the path in the document; a failing
  * expectation is reported with a readable diff; `merchant-sandbox run` exits 0 or 1; and
  * POST /sandbox/v1/scenarios loads a scenario into new merchants.

@@ -1,5 +1,5 @@
 /**
- * Transfers into virtual accounts through the control API (issue 14, finding 3): at once, or pending
+ * Transfers into virtual accounts through the control API: at once, or pending
  * or processing to clear or fail on the merchant's clock, or now with the clear and fail levers; the
  * transaction status record shows each state.
  */
