@@ -99,3 +99,36 @@ export function shapeOf(value: unknown, depth = 3): unknown {
   return Object.fromEntries(Object.entries(value).sort(([a], [b]) => a.localeCompare(b)).map(([k, v]) => [k, shapeOf(v, depth - 1)]));
 }
 
+
+/**
+ * Where a body differs from its documented example, among the values that are deterministic: those two
+ * fresh runs of the same request agree on (ids, times and amounts of the seeded demo merchant do; a
+ * request_id or a new secret does not). Paths are dotted. A documented array as long as the sent one
+ * compares item by item; a shorter one is an excerpt, each of whose items must be among those sent.
+ */
+export function valueDrift(actual: unknown, twin: unknown, expected: unknown, path = ""): string[] {
+  const at = path || "body";
+  const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null;
+  if (Array.isArray(actual) && Array.isArray(expected) && Array.isArray(twin) && expected.length < actual.length) {
+    return expected.flatMap((item, i) =>
+      actual.some((sent, j) => valueDrift(sent, twin[j], item).length === 0) ? [] : [`${at}.${i}: ${JSON.stringify(item)} documented, not among those sent`],
+    );
+  }
+  if (isObject(actual) && isObject(expected) && isObject(twin)) {
+    if (Array.isArray(actual) !== Array.isArray(expected)) return [`${at}: ${JSON.stringify(expected)} documented, ${JSON.stringify(actual)} sent`];
+    const keys = new Set([...Object.keys(actual), ...Object.keys(expected)]);
+    return [...keys].flatMap((k) => valueDrift(actual[k], twin[k], expected[k], path ? `${path}.${k}` : k));
+  }
+  if (WALL_CLOCK.has(path.slice(path.lastIndexOf(".") + 1))) return []; // real time: two runs may agree by chance
+  if (JSON.stringify(actual) !== JSON.stringify(twin)) return []; // not deterministic
+  if (JSON.stringify(actual) === JSON.stringify(expected)) return [];
+  return [`${at}: ${JSON.stringify(expected)} documented, ${JSON.stringify(actual)} sent`];
+}
+
+/** Fields measured on the wall clock, never deterministic. */
+const WALL_CLOCK = new Set(["latency_ms"]);
+
+/** The document's examples show links on the default server; the test app answers on its own origin. */
+export const onOrigin = (value: unknown, origin: string): unknown =>
+  JSON.parse(JSON.stringify(value).replaceAll(DOCUMENTED_ORIGIN, origin));
+const DOCUMENTED_ORIGIN = "http://127.0.0.1:4010";

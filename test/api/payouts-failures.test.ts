@@ -1,8 +1,7 @@
 /**
- * Failure realism was thin: no bank downtime, one name-enquiry failure (not
- * found), and Heritage Bank (licence revoked June 2024) still completed payouts. Now a bank can be down
- * for a window of sim time (503 BANK_UNAVAILABLE), name enquiry can also time out (504), and Heritage
- * is gone from the bank list, so a transfer to it is refused before any debit.
+ * Payout failures a real integration meets: a bank down for a window of sim time (503
+ * BANK_UNAVAILABLE), name enquiry not found or timed out (504), and Heritage Bank (licence revoked June
+ * 2024) gone from the bank list, so a transfer to it is refused before any debit.
  */
 import { describe, expect, it } from "vitest";
 import { client, PAYOUT_ACCOUNT } from "../client.js";

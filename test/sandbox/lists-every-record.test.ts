@@ -1,7 +1,6 @@
 /**
- * Nothing listed payouts, VTU purchases, virtual-account payments or payment
- * links for a test or a dashboard to page through. Each now has a paged control-API list under
- * /sandbox/v1 (never /api/v1: the real service has none), newest first.
+ * Payouts, VTU purchases, virtual-account payments and payment links each have a paged control-API
+ * list under /sandbox/v1 (never /api/v1: the real service has none), newest first.
  */
 import { describe, expect, it } from "vitest";
 import { client } from "../client.js";

@@ -1,7 +1,6 @@
 /**
- * A transfer into a virtual account was always `success` at once, so the spec's
- * `pending`, `processing` and `failed` transaction statuses could never be produced. Now a transfer
- * sent through the control API can arrive pending or processing, and later clear (credit and
+ * The spec's `pending`, `processing` and `failed` statuses of a transfer into a virtual account: sent
+ * through the control API, it can arrive pending or processing, and later clear (credit and
  * `payment.received`) or fail (no credit) on the merchant's clock.
  */
 import { describe, expect, it } from "vitest";

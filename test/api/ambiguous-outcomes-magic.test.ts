@@ -1,7 +1,6 @@
 /**
- * No ambiguous outcomes. Magic values and outcome rules covered clean outcomes
- * only: nothing let a test make a transfer commit and then lose its response, or a processing payout
- * fail hours later, or a VTU purchase stay processing until requeried. Now each can be produced.
+ * Ambiguous outcomes from magic values: a transfer that commits and then loses its response, a
+ * processing payout that fails hours later, a VTU purchase that stays processing until requeried.
  */
 import { describe, expect, it } from "vitest";
 import { ConnectionReset } from "../../src/http/errors.js";
