@@ -7,10 +7,11 @@
 import { parseArgs } from "node:util";
 import { parse as parseYaml } from "yaml";
 import { z } from "zod";
-import { MAX_DELIVERIES } from "./domain/bounds.js";
+import { DEFAULT_MAX_MERCHANTS, MAX_DELIVERIES, SCENARIO_LOADS_PER_MINUTE, SIGNUPS_PER_MINUTE } from "./domain/bounds.js";
 import { thousands } from "./domain/money.js";
 import { DEFAULT_REQUEST_LOG_SIZE, MAX_REQUEST_LOG_SIZE, REQUEST_LOG_BYTES } from "./domain/request-log.js";
 import { DEFAULT_LOG_BUDGET_MB, MAX_LOG_BUDGET_MB, MB } from "./engine/log-budget.js";
+import { SNAPSHOT_LIMIT_BYTES } from "./http/body-limit.js";
 import { CONNECTIONS_PER_ADDRESS, SHARED_CONNECTIONS_PER_ADDRESS } from "./http/connection-limits.js";
 import { DATA_SYNC_LEVELS } from "./store/file-store.js";
 
@@ -50,9 +51,9 @@ export const SettingsSchema = z
     shared: bool
       .default(false)
       .describe("Shared use on a network: webhooks to loopback and private addresses refused, tighter sign-up quotas, /health without counts"),
-    max_merchants: z.coerce.number().int().min(1).max(1_000_000).default(20_000).describe("Most merchants the sandbox holds (about 8 KB each when idle)"),
-    signups_per_minute: z.coerce.number().int().min(0).max(1_000_000).optional().describe("Sign-ups per client IP per minute; 0 = no quota (default 1000, or 20 with --shared)"),
-    scenario_loads_per_minute: z.coerce.number().int().min(0).max(1_000_000).optional().describe("POST /sandbox/v1/scenarios per client IP per minute; 0 = no quota (default 60, or 5 with --shared)"),
+    max_merchants: z.coerce.number().int().min(1).max(1_000_000).default(DEFAULT_MAX_MERCHANTS).describe("Most merchants the sandbox holds (about 8 KB each when idle)"),
+    signups_per_minute: z.coerce.number().int().min(0).max(1_000_000).optional().describe(`Sign-ups per client IP per minute; 0 = no quota (default ${SIGNUPS_PER_MINUTE.default}, or ${SIGNUPS_PER_MINUTE.shared} with --shared)`),
+    scenario_loads_per_minute: z.coerce.number().int().min(0).max(1_000_000).optional().describe(`POST /sandbox/v1/scenarios per client IP per minute; 0 = no quota (default ${SCENARIO_LOADS_PER_MINUTE.default}, or ${SCENARIO_LOADS_PER_MINUTE.shared} with --shared)`),
     connections_per_ip: z.coerce
       .number()
       .int()
@@ -63,7 +64,7 @@ export const SettingsSchema = z
         `Open connections per client IP (the socket's address); past it a new connection is closed at once; 0 = no cap ` +
           `(default ${CONNECTIONS_PER_ADDRESS}, or ${SHARED_CONNECTIONS_PER_ADDRESS} with --shared; no cap with --trust-proxy, where every connection comes from the proxy)`,
       ),
-    snapshot_limit_mb: z.coerce.number().positive().max(1024).default(5).describe("Largest PUT /sandbox/v1/snapshot body, in MB"),
+    snapshot_limit_mb: z.coerce.number().positive().max(1024).default(SNAPSHOT_LIMIT_BYTES / MB).describe("Largest PUT /sandbox/v1/snapshot body, in MB"),
     request_log: z.coerce
       .number()
       .int()
@@ -176,9 +177,10 @@ export function settingsHelp(): string {
 
 /** The quotas on anonymous work, per client IP per minute: explicit settings, else by mode. */
 export function quotasOf(settings: Pick<Settings, "shared" | "signups_per_minute" | "scenario_loads_per_minute">) {
+  const mode = settings.shared ? "shared" : "default";
   return {
-    signupsPerMinute: settings.signups_per_minute ?? (settings.shared ? 20 : 1_000),
-    scenarioLoadsPerMinute: settings.scenario_loads_per_minute ?? (settings.shared ? 5 : 60),
+    signupsPerMinute: settings.signups_per_minute ?? SIGNUPS_PER_MINUTE[mode],
+    scenarioLoadsPerMinute: settings.scenario_loads_per_minute ?? SCENARIO_LOADS_PER_MINUTE[mode],
   };
 }
 

@@ -10,20 +10,19 @@ import { walletRoutes } from "./api/v1/wallet/index.js";
 import { checkoutPages } from "./pages/checkout-routes.js";
 import { dashboardRoutes } from "./pages/dashboard.js";
 import { docsRoutes } from "./pages/docs.js";
-import { clockRoutes } from "./sandbox/clock.js";
+import { clockRoutes } from "./sandbox/clock/index.js";
 import { leverRoutes } from "./sandbox/levers.js";
 import { listRoutes } from "./sandbox/lists.js";
 import { lifecycleRoutes } from "./sandbox/lifecycle.js";
-import { outcomeRoutes } from "./sandbox/outcomes.js";
-import { scenarioRoutes } from "./sandbox/scenarios.js";
-import { snapshotRoutes } from "./sandbox/snapshot.js";
+import { outcomeRoutes } from "./sandbox/outcomes/index.js";
+import { scenarioRoutes } from "./sandbox/scenarios/index.js";
+import { snapshotRoutes } from "./sandbox/snapshot/index.js";
 import { vaPaymentRoutes } from "./sandbox/va-payments.js";
-import { webhookRoutes } from "./sandbox/webhooks.js";
-import { testWebhookRoutes } from "./sandbox/test-webhook.js";
-import { merchantRoutes } from "./sandbox/merchants.js";
-import { checkRoutes } from "./sandbox/checks.js";
-import { doctorRoutes } from "./sandbox/doctor.js";
-import { requestLogRoutes } from "./sandbox/requests.js";
+import { webhookRoutes } from "./sandbox/webhooks/index.js";
+import { merchantRoutes } from "./sandbox/merchants/index.js";
+import { checkRoutes } from "./sandbox/checks/index.js";
+import { doctorRoutes } from "./sandbox/doctor/index.js";
+import { requestLogRoutes } from "./sandbox/requests/index.js";
 
 // Pages run on hono's default env, the API on AppEnv: the list holds both.
 type Mount = [path: string, routes: (deps: Deps) => Hono<any, any, any>];
@@ -35,20 +34,19 @@ export const MOUNTS: Mount[] = [
   ["/api/v1/payout", () => payoutRoutes()],
   ["/api/v1/vtu", () => vtuRoutes()],
   ["/api/v1/virtual-cards", () => virtualCardRoutes()],
-  ["/sandbox/v1", (d) => merchantRoutes({ registry: d.registry, driver: d.driver, persist: d.persist, store: d.store, shared: d.shared })],
+  ["/sandbox/v1", merchantRoutes],
   ["/sandbox/v1", () => leverRoutes()],
   ["/sandbox/v1", () => vaPaymentRoutes()],
   ["/sandbox/v1", (d) => lifecycleRoutes({ publicUrl: d.publicUrl })],
   ["/sandbox/v1", (d) => listRoutes({ publicUrl: d.publicUrl })],
-  ["/sandbox/v1", () => outcomeRoutes()],
-  ["/sandbox/v1", (d) => clockRoutes(d.registry, d.driver)],
-  ["/sandbox/v1", (d) => webhookRoutes(d.dispatcher)],
-  ["/sandbox/v1", (d) => testWebhookRoutes({ dispatcher: d.dispatcher, wall: d.registry.wall })],
-  ["/sandbox/v1", (d) => doctorRoutes({ desk: d.doctor, transport: d.dispatcher.transport, shared: d.shared })],
-  ["/sandbox/v1", (d) => snapshotRoutes(d.registry, d.driver, d.shared)],
-  ["/sandbox/v1", (d) => scenarioRoutes(d.registry, d.afterChange, d.shared)],
-  ["/sandbox/v1", () => checkRoutes()],
-  ["/sandbox/v1", () => requestLogRoutes()],
+  ["/sandbox/v1", outcomeRoutes],
+  ["/sandbox/v1", clockRoutes],
+  ["/sandbox/v1", webhookRoutes],
+  ["/sandbox/v1", doctorRoutes],
+  ["/sandbox/v1", snapshotRoutes],
+  ["/sandbox/v1", scenarioRoutes],
+  ["/sandbox/v1", checkRoutes],
+  ["/sandbox/v1", requestLogRoutes],
   ["/", (d) => checkoutPages({ registry: d.registry, driver: d.driver, afterChange: d.afterChange })],
   ["/", (d) => dashboardRoutes({ registry: d.registry, driver: d.driver, trustProxy: d.trustProxy, publicUrl: d.publicUrl, doctor: d.doctor })],
   ["/", (d) => docsRoutes(d.tryItKeys)],

@@ -8,6 +8,8 @@
 import { MAX_NARRATION } from "../domain/bounds.js";
 import type { Ids } from "../domain/context.js";
 import { EVENT_EXAMPLES } from "../domain/event-examples.js";
+import { DEFAULTS } from "../domain/merchant.js";
+import { DEFAULT_RETRY_SCHEDULE_SECONDS } from "../domain/webhook-policy.js";
 import { USER_AGENT } from "../webhooks/dispatcher.js";
 import { signPayload, type SignatureOptions } from "../webhooks/sign.js";
 
@@ -62,6 +64,9 @@ export const MAX_PAYER_FIELD = 200;
 /** An event type the sandbox never sends: providers add types without notice. */
 export const UNKNOWN_EVENT_TYPE = "payment.reversed";
 
+/** How long a refused delivery goes on being retried by default, in whole hours. */
+const RETRY_HOURS = Math.round(DEFAULT_RETRY_SCHEDULE_SECONDS.reduce((sum, s) => sum + s, 0) / 3_600);
+
 /** Every case, in the order the doctor runs them (README "Webhook doctor" shows this table). */
 export const CASES: readonly CaseInfo[] = [
   {
@@ -69,7 +74,7 @@ export const CASES: readonly CaseInfo[] = [
     title: "A valid event",
     sent: "A payment.received, signed with the webhook secret, sent_at now",
     expected: "A 2xx within the timeout; the payment credited",
-    why: "Only a 2xx within the timeout (10 s by default) counts as delivered: anything else is retried for about 33 hours, then failed. Verify, record, answer; do slow work after answering.",
+    why: `Only a 2xx within the timeout (${DEFAULTS.webhook.timeout_seconds} s by default) counts as delivered: anything else is retried for about ${RETRY_HOURS} hours, then failed. Verify, record, answer; do slow work after answering.`,
     faults: ["rejects_valid", "slow"],
     expect: "accepted",
     credits: "at least once",
@@ -129,7 +134,7 @@ export const CASES: readonly CaseInfo[] = [
     title: "An unknown event type",
     sent: `A correctly signed ${UNKNOWN_EVENT_TYPE}, a type the sandbox never sends, with a payment's data`,
     expected: "A 2xx, and the event ignored: nothing credited",
-    why: "Providers add event types without notice. Refusing one makes the provider retry it for about 33 hours; acting on it as a payment credits money that never came.",
+    why: `Providers add event types without notice. Refusing one makes the provider retry it for about ${RETRY_HOURS} hours; acting on it as a payment credits money that never came.`,
     faults: ["rejects_unknown_type", "credits_unknown_type", "slow"],
     expect: "accepted",
     credits: "none",

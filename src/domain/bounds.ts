@@ -33,6 +33,14 @@ export const MAX_RETRIES = 20;
 export const MAX_RETRY_WAIT_SECONDS = 7 * 86_400;
 export const MAX_WEBHOOK_TIMEOUT_SECONDS = 60;
 
+/**
+ * Per sandbox: the open routes' quotas per client IP per rolling minute (by default, and with
+ * --shared), and the merchants it holds. config.ts reads them as its flags' defaults.
+ */
+export const SIGNUPS_PER_MINUTE = { default: 1_000, shared: 20 } as const;
+export const SCENARIO_LOADS_PER_MINUTE = { default: 60, shared: 5 } as const;
+export const DEFAULT_MAX_MERCHANTS = 20_000;
+
 /** Per merchant: outcome rules held at once; webhook deliveries kept (newest); incidents kept (newest). */
 export const MAX_OUTCOME_RULES = 100;
 export const MAX_DELIVERIES = 1_000;

@@ -3,6 +3,7 @@
  * schema): the OpenAPI document's webhook examples and the README's.
  */
 import type { EventType } from "./event-records.js";
+import { TEST_EVENT_MESSAGE } from "./events.js";
 
 const at = "2026-03-02T09:00:30.000Z";
 
@@ -93,7 +94,7 @@ export const EVENT_EXAMPLES: Record<EventType, { event: EventType; nonce: string
     data: {
       transaction_id: "TEST_8K2M6P0R4T8W2Y6A",
       status: "test",
-      message: "A test event sent on request: no money moved. Verify the signature and answer 2xx.",
+      message: TEST_EVENT_MESSAGE,
     },
   },
 };

@@ -7,6 +7,7 @@
 import { MAX_ALLOWLIST, MAX_AMOUNT, MAX_CLOCK, MAX_DELAY_SECONDS, MAX_RETRIES, MAX_RETRY_WAIT_SECONDS, MAX_WEBHOOK_TIMEOUT_SECONDS } from "./bounds.js";
 import { amount, digits, httpUrl, ipAddress } from "./fields.js";
 import { DEFAULTS } from "./merchant.js";
+import { IDENTIFIER_DIGITS } from "./limits.js";
 import { usdNgnRate } from "./records.js";
 import { z } from "./zod.js";
 
@@ -58,14 +59,14 @@ const DelaysSchema = z
 
 const WebhookSchema = z
   .object({
-    signature_algorithm: z.enum(["sha256", "sha512"]).optional().describe("HMAC algorithm (default sha256)."),
-    signature_encoding: z.enum(["hex", "base64"]).optional().describe("Signature encoding (default hex, lowercase)."),
-    timeout_seconds: z.number().positive().max(MAX_WEBHOOK_TIMEOUT_SECONDS).optional().describe("Wall seconds to wait for the receiver (default 10)."),
+    signature_algorithm: z.enum(["sha256", "sha512"]).optional().describe(`HMAC algorithm (default ${DEFAULTS.webhook.signature_algorithm}).`),
+    signature_encoding: z.enum(["hex", "base64"]).optional().describe(`Signature encoding (default ${DEFAULTS.webhook.signature_encoding}, lowercase).`),
+    timeout_seconds: z.number().positive().max(MAX_WEBHOOK_TIMEOUT_SECONDS).optional().describe(`Wall seconds to wait for the receiver (default ${DEFAULTS.webhook.timeout_seconds}).`),
     retry_schedule_seconds: z
       .array(z.number().int().min(0).max(MAX_RETRY_WAIT_SECONDS))
       .max(MAX_RETRIES)
       .optional()
-      .describe("Sim seconds before each retry (default 60, 300, 1800, 7200, 21600, 86400); [] = no retries."),
+      .describe(`Sim seconds before each retry (default ${DEFAULTS.webhook.retry_schedule_seconds.join(", ")}); [] = no retries.`),
   })
   .strict();
 
@@ -75,7 +76,7 @@ const settingsShape = {
   business_name: z.string().trim().min(1).max(100).optional(),
   capabilities: CapabilitiesSchema.optional(),
   kyc: z
-    .object({ bvn: digits(11).nullable().optional(), nin: digits(11).nullable().optional() })
+    .object({ bvn: digits(IDENTIFIER_DIGITS.bvn).nullable().optional(), nin: digits(IDENTIFIER_DIGITS.nin).nullable().optional() })
     .strict()
     .optional()
     .describe("The merchant's own KYC identifiers, used for individual virtual accounts without bvn or nin."),

@@ -137,16 +137,14 @@ export function releaseHeld(state: TenantState, deliveredId: string): WebhookEve
   return released;
 }
 
+/** The built-in capture's answer when it takes a delivery (the webhook doctor's runs get it every time). */
+export const CAPTURED = Object.freeze({ status_code: 200, error: null, latency_ms: 0, response_excerpt: "captured by the sandbox (no webhook_url set)" });
+
 /** The built-in capture's answer: 500 for the first `fail_first` deliveries it gets, then 200. */
 export function captureAnswer(config: MerchantConfig, state: TenantState) {
   const n = state.sequences.captured++;
   const failing = n < (config.webhook_capture?.fail_first ?? 0);
-  return {
-    status_code: failing ? 500 : 200,
-    error: null,
-    latency_ms: 0,
-    response_excerpt: failing ? "failing on purpose (webhook_capture.fail_first)" : "captured by the sandbox (no webhook_url set)",
-  };
+  return failing ? { ...CAPTURED, status_code: 500, response_excerpt: "failing on purpose (webhook_capture.fail_first)" } : { ...CAPTURED };
 }
 
 /** A delivery someone asks for (a redelivery, a test event) needs somewhere to go. */

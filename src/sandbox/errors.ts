@@ -1,9 +1,11 @@
 /**
  * The error responses every control route (/sandbox/v1) can really give, and the pieces of examples several
- * routes share. The examples are a contract
- * (src/http/openapi.ts, `Example`): each named request, sent to a fresh demo merchant with its sample
- * activity, gets the response of the same name. The bodies are real ones.
+ * routes share. The examples are a contract (src/http/openapi.ts, `Example`): each named request, sent to
+ * a fresh demo merchant with its sample activity, gets the response of the same name.
  */
+import { DEFAULT_MAX_MERCHANTS, SCENARIO_LOADS_PER_MINUTE, SIGNUPS_PER_MINUTE } from "../domain/bounds.js";
+import { thousands } from "../domain/money.js";
+import { MerchantLimitError } from "../engine/registry.js";
 import { errorExample, errors, invalidExample, type Example, type Examples } from "../http/openapi.js";
 
 type Own = Parameters<typeof errors>[0];
@@ -23,23 +25,25 @@ export function controlErrors(own: Own = {}) {
   return responses;
 }
 
-/** Refusals of an open route: its quota per client IP (`perMinute` as with --shared), and the sandbox's merchant cap. */
-const openLimits = (what: "sign-ups" | "scenario loads", perMinute: number, defaults: string): Examples => ({
+type Quota = { default: number; shared: number };
+
+/** Refusals of an open route: its quota per client IP (the example runs with --shared), and the sandbox's merchant cap. */
+const openLimits = (what: "sign-ups" | "scenario loads", quota: Quota): Examples => ({
   quotaExceeded: errorExample(
-    `Too many ${what} from one client IP in a rolling minute (${defaults})`,
+    `Too many ${what} from one client IP in a rolling minute (${thousands(quota.default)} by default, ${thousands(quota.shared)} with --shared)`,
     "QUOTA_EXCEEDED",
-    `At most ${perMinute} ${what} per minute from one address (203.0.113.7); retry in 41 s.`,
+    `At most ${quota.shared} ${what} per minute from one address (203.0.113.7); retry in 41 s.`,
     { retry_after: 41 },
   ),
   merchantLimitReached: errorExample(
-    "The sandbox holds its maximum number of merchants (--max-merchants, 20,000 by default)",
+    `The sandbox holds its maximum number of merchants (--max-merchants, ${thousands(DEFAULT_MAX_MERCHANTS)} by default)`,
     "MERCHANT_LIMIT_REACHED",
-    "This sandbox holds its maximum of 20000 merchants; delete merchants you no longer need (DELETE /sandbox/v1/merchant) or raise --max-merchants.",
+    new MerchantLimitError(DEFAULT_MAX_MERCHANTS).message,
   ),
 });
 const OPEN_LIMITS = {
-  "sign-ups": openLimits("sign-ups", 20, "1,000 by default, 20 with --shared"),
-  "scenario loads": openLimits("scenario loads", 5, "60 by default, 5 with --shared"),
+  "sign-ups": openLimits("sign-ups", SIGNUPS_PER_MINUTE),
+  "scenario loads": openLimits("scenario loads", SCENARIO_LOADS_PER_MINUTE),
 };
 
 /**

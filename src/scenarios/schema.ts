@@ -14,13 +14,15 @@ import { z } from "../domain/zod.js";
 
 /** A scenario declares at most this many merchants, and this many objects of each kind. */
 export const MAX_SCENARIO_MERCHANTS = 20;
-const MAX_OBJECTS = 1_000;
+export const MAX_SCENARIO_OBJECTS = 1_000;
+/** When a scenario gives no `start`, every merchant's clock starts at this time. */
+export const SCENARIO_START = "2026-01-05T09:00:00.000Z";
 
 const alias = z.string().max(64).regex(/^[A-Za-z_][\w-]*$/, { message: "Use letters, digits, _ and -, starting with a letter or _." });
 /** Which merchant a line belongs to; may be left out when the scenario has one merchant. */
 const merchantRef = alias.optional();
 const money = amount({ min: 0.01, max: 10_000_000_000 });
-const list = <T extends z.ZodType>(item: T, max = MAX_OBJECTS) => z.array(item).max(max, { message: `At most ${max} entries.` }).default([]);
+const list = <T extends z.ZodType>(item: T, max = MAX_SCENARIO_OBJECTS) => z.array(item).max(max, { message: `At most ${max} entries.` }).default([]);
 /** "+5m", "+90s", "+2h", "+1d" after the scenario start, or an ISO time. */
 export const offset = z
   .string()
@@ -192,11 +194,11 @@ export const ScenarioSchema = z
     description: z.string().optional(),
     /** Makes identifiers, account numbers, PANs and nonces deterministic. */
     seed: z.string().min(1).optional(),
-    /** Sim time at which every merchant's clock starts (default 2026-01-05T09:00:00Z). */
+    /** Sim time at which every merchant's clock starts. */
     start: z.iso
       .datetime({ offset: true })
       .refine((t) => Date.parse(t) >= 0 && Date.parse(t) <= MAX_CLOCK, { message: "Must be between 1970 and the end of 9998." })
-      .default("2026-01-05T09:00:00.000Z"),
+      .default(SCENARIO_START),
     merchants: z
       .record(alias, Merchant)
       .refine((m) => Object.keys(m).length > 0, { message: "Declare at least one merchant." })

@@ -46,7 +46,8 @@ export interface TransportOptions {
   maxConcurrent?: number;
 }
 
-const EXCERPT_CHARS = 500;
+/** A delivery's `response_excerpt`: the answer's first characters, this many. */
+export const EXCERPT_CHARS = 500;
 // Far more than the excerpt needs, yet small enough that a huge or endless answer costs nothing.
 const MAX_BODY_BYTES = 64 * 1024;
 const DEFAULT_MAX_CONCURRENT = 256;

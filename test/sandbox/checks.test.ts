@@ -8,7 +8,7 @@ import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { CHECK_RULES } from "../../src/domain/checks.js";
 import { buildRegistry } from "../../src/server.js";
-import { DEMO_CHECKS_REPORT } from "../../src/sandbox/checks-docs.js";
+import { DEMO_CHECKS_REPORT } from "../../src/sandbox/checks/routes.js";
 import { verifyWebhookSignature } from "../../src/webhooks/sign.js";
 import { client, PAYOUT_ACCOUNT, type TestClient } from "../client.js";
 import { DEMO_KEYS, expectError, harness, makeNuban, receivers, type Merchant } from "../helpers.js";

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { createRuntime, type Runtime } from "../../src/runtime.js";
-import { TEST_EVENTS_PER_MINUTE } from "../../src/sandbox/test-webhook-docs.js";
+import { TEST_EVENTS_PER_MINUTE } from "../../src/sandbox/webhooks/test-quota.js";
 import { verifyWebhookSignature } from "../../src/webhooks/sign.js";
 import { closedAfterEach, expectError, harness, receivers, type Merchant } from "../helpers.js";
 

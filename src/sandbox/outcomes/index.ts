@@ -1,0 +1,23 @@
+/** The outcome rules' handlers: each a domain call on the calling merchant's rules. */
+import { iso, isoOrNull } from "../../domain/context.js";
+import { activeUntil, addRule, clearRules, deleteRule, type OutcomeRule } from "../../domain/outcomes.js";
+import type { Deps } from "../../http/deps.js";
+import { merchantOf, ok } from "../../http/route.js";
+import { router } from "../../http/validation.js";
+import * as op from "./routes.js";
+
+const ruleView = (r: OutcomeRule) => ({ ...r, created_at: iso(r.created_at), active_until: isoOrNull(activeUntil(r)) });
+
+export function outcomeRoutes(_deps: Deps) {
+  return router()
+    .openapi(op.create, (c) => {
+      const { ctx, state } = merchantOf(c);
+      return c.json(ok({ data: ruleView(addRule(ctx, state, c.req.valid("json"))) }), 201);
+    })
+    .openapi(op.list, (c) => c.json(ok({ data: merchantOf(c).state.outcomeRules.map(ruleView) }), 200))
+    .openapi(op.removeOne, (c) => {
+      deleteRule(merchantOf(c).state, c.req.valid("param").id);
+      return c.json(ok({ message: op.DELETED_ONE }), 200);
+    })
+    .openapi(op.removeAll, (c) => c.json(ok({ message: op.deletedRules(clearRules(merchantOf(c).state)) }), 200));
+}
