@@ -33,7 +33,7 @@ export interface CheckInput {
 }
 
 /** Evidence items a rule keeps, each list at most this long (`occurrences` still counts them all). */
-const MAX_EVIDENCE = 20;
+export const MAX_EVIDENCE = 20;
 /** A note is one line. */
 const MAX_NOTE = 300;
 

@@ -315,10 +315,13 @@ export const RULE_SHAPES: Record<OutcomeTarget, { delay: readonly string[]; matc
 
 const matchValue = z.union([z.string().max(200), z.number(), z.boolean()]);
 export type MatchValue = z.infer<typeof matchValue>;
-/** Field values a rule matches, compared as text; at most 20 fields. */
+/** How many fields a rule's `match` may name. */
+export const MAX_MATCH_FIELDS = 20;
+
+/** Field values a rule matches, compared as text. */
 export const ruleMatch = z
   .record(z.string().min(1).max(64), matchValue)
-  .refine((m) => Object.keys(m).length <= 20, { message: "At most 20 fields." });
+  .refine((m) => Object.keys(m).length <= MAX_MATCH_FIELDS, { message: `At most ${MAX_MATCH_FIELDS} fields.` });
 
 export const OutcomeRuleRecord = z
   .object({

@@ -59,10 +59,12 @@ export interface LoggedRequest {
   events: string[];
 }
 
-/** The key's first 8 characters and its last 4: enough to tell keys apart, never enough to use one. */
+/** How much of an API key the log shows: enough to tell keys apart, never enough to use one. */
+export const KEY_SHOWN = { first: 8, last: 4 } as const;
+
 export function maskKey(key: string): string {
-  if (key.length <= 12) return "*".repeat(key.length);
-  return `${key.slice(0, 8)}…${key.slice(-4)}`;
+  if (key.length <= KEY_SHOWN.first + KEY_SHOWN.last) return "*".repeat(key.length);
+  return `${key.slice(0, KEY_SHOWN.first)}…${key.slice(-KEY_SHOWN.last)}`;
 }
 
 /** A body as kept: at most LOGGED_BODY_BYTES characters (UTF-16 units, close enough to bytes for JSON). */

@@ -5,11 +5,12 @@
  */
 import { z } from "@hono/zod-openapi";
 import { MAX_DELIVERIES } from "../../domain/bounds.js";
+import { MAX_EVIDENCE } from "../../domain/check-rule.js";
 import { CHECK_RULES, CHECK_STATUSES, CreditReportInput, MAX_REPORTED_CREDITS, SEVERITIES, type CheckStatus } from "../../domain/checks.js";
 import { POLL_PACE_SECONDS } from "../../domain/checks-requests.js";
 import { WEBHOOK_ANSWER_SECONDS } from "../../domain/checks-webhooks.js";
 import { isoTime } from "../../domain/fields.js";
-import { thousands } from "../../domain/money.js";
+import { inWords, thousands } from "../../domain/money.js";
 import { AT } from "../../http/demo-examples.js";
 import { body, json } from "../../http/openapi.js";
 import { routes, Success } from "../../http/route.js";
@@ -26,7 +27,6 @@ const ruleId = (id: string) => `\`${known(id)}\``;
 
 /** The rules that judge the credit report: not applicable until one is made. */
 const CREDIT_RULES = ["transaction-credited-twice", "delivered-payment-not-credited", "credit-without-payment"].map(known);
-const WORDS = ["no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten"];
 
 const RequestEvidence = z.object({
   seq: z.number().int().openapi({ description: "The request's seq in the request log (GET /sandbox/v1/requests/{seq})" }),
@@ -54,7 +54,7 @@ const CheckResult = z
     severity: z.enum(SEVERITIES),
     rationale: z.string().openapi({ description: "Why it matters: the spec's rule, or how Nigerian integrations fail" }),
     status: z.enum(CHECK_STATUSES).openapi({ description: "fired, passed (there was something to judge and nothing was wrong) or not_applicable (nothing to judge yet)" }),
-    occurrences: z.number().int().openapi({ description: "How many times it fired; the evidence lists the first 20 of each kind" }),
+    occurrences: z.number().int().openapi({ description: `How many times it fired; the evidence lists the first ${MAX_EVIDENCE} of each kind` }),
     evidence: z.object({
       requests: z.array(RequestEvidence),
       deliveries: z.array(DeliveryEvidence),
@@ -231,7 +231,7 @@ export const clearCredits = route({
   operationId: "clearCreditedTransactions",
   summary: "Withdraw the credit report (the credit rules become not applicable)",
   description: `
-Withdraws the merchant's credit report (PUT /sandbox/v1/checks/credits): the ${WORDS[CREDIT_RULES.length]} credit rules go back to
+Withdraws the merchant's credit report (PUT /sandbox/v1/checks/credits): the ${inWords(CREDIT_RULES.length)} credit rules go back to
 \`not_applicable\`. Withdrawing when there is none is not an error.`.trim(),
   responses: {
     200: json(Success({ message: z.string() }), "Withdrawn", { cleared: { summary: "The report is withdrawn", value: { success: true, message: WITHDRAWN } } }),

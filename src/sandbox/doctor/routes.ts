@@ -4,6 +4,7 @@
  * the battery and the desk that run it.
  */
 import { z } from "@hono/zod-openapi";
+import { inWords } from "../../domain/money.js";
 import { httpUrl, isoTime } from "../../domain/fields.js";
 import { DEFAULTS } from "../../domain/merchant.js";
 import { CAPTURE_URL, CAPTURED } from "../../domain/webhook-policy.js";
@@ -70,8 +71,7 @@ const DoctorRequest = z
   .openapi("WebhookDoctorRequest");
 
 /** Small counts, spelled as the text reads them. */
-const WORDS = ["no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten"];
-const REFUSAL_CASES = WORDS[CASES.filter((c) => c.expect === "refused").length];
+const REFUSAL_CASES = inWords(CASES.filter((c) => c.expect === "refused").length);
 /** The deliveries of one run, counted on a battery planned (not sent) with throwaway keys and ids. */
 const DELIVERIES = planBattery({ secret: "-", signature: {}, now: 0, ids: createIds() }).reduce((n, c) => n + c.deliveries.length, 0);
 

@@ -9,7 +9,7 @@ import { iso } from "../../domain/context.js";
 import { isoTime } from "../../domain/fields.js";
 import { thousands } from "../../domain/money.js";
 import { OUTCOMES, SLOW_RESPONSE_SECONDS, type OutcomeTarget, type RuleInput as RuleBody } from "../../domain/outcomes.js";
-import { maxDelaySeconds, OUTCOME_TARGETS, OutcomeRuleRecord, QUERY_OUTCOMES, RESPONSE_OPERATIONS, RULE_SHAPES, ruleMatch, ruleProblems } from "../../domain/records.js";
+import { MAX_MATCH_FIELDS, maxDelaySeconds, OUTCOME_TARGETS, OutcomeRuleRecord, QUERY_OUTCOMES, RESPONSE_OPERATIONS, RULE_SHAPES, ruleMatch, ruleProblems } from "../../domain/records.js";
 import { DEFAULT_FAULT_DELAY_SECONDS } from "../../domain/webhook-policy.js";
 import { AT, DEMO } from "../../http/demo-examples.js";
 import { body, errorExample, examples, json } from "../../http/openapi.js";
@@ -179,7 +179,7 @@ already exist. The newest matching rule wins. Answers 201 with the rule and its 
 |---|---|---|---|
 ${OUTCOME_TARGETS.map(targetRow).join("\n")}
 
-- \`match\` (optional, at most 20 fields): values the request must have, compared as text and case-insensitively
+- \`match\` (optional, at most ${MAX_MATCH_FIELDS} fields): values the request must have, compared as text and case-insensitively
   (\`{ "amount": 5000 }\` matches 5000, \`{ "network": "MTN" }\` matches \`mtn\`). A field the target does not have
   never matches. Without \`match\`, the rule applies to every object of its target.
 - \`outcome\`: one of its target's (else 422 on \`outcome\`).

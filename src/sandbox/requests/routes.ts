@@ -7,7 +7,7 @@
 import { z } from "@hono/zod-openapi";
 import { isoTime } from "../../domain/fields.js";
 import { thousands } from "../../domain/money.js";
-import { DEFAULT_REQUEST_LOG_SIZE, ENTRY_OVERHEAD_BYTES, LOGGED_BODY_BYTES, MAX_REQUEST_LOG_SIZE, REQUEST_LOG_BYTES } from "../../domain/request-log.js";
+import { DEFAULT_REQUEST_LOG_SIZE, ENTRY_OVERHEAD_BYTES, KEY_SHOWN, LOGGED_BODY_BYTES, MAX_REQUEST_LOG_SIZE, REQUEST_LOG_BYTES } from "../../domain/request-log.js";
 import { DEFAULT_LOG_BUDGET_MB, MB } from "../../engine/log-budget.js";
 import { AT, DEMO, DEMO_PROCESSING_PAYOUT } from "../../http/demo-examples.js";
 import { errorExample, examples, invalidExample, json } from "../../http/openapi.js";
@@ -184,7 +184,7 @@ and \`events\` (ids of the webhook events it caused). A list leaves out the head
 /sandbox/v1/requests/{seq} has them.
 
 What is never logged: the \`X-Api-Secret\` header (and \`Authorization\`, \`Cookie\`), shown as \`[not logged]\`; the key
-is masked (its first 8 characters and last 4). A request refused for its credentials proves no merchant, so no
+is masked (its first ${KEY_SHOWN.first} characters and last ${KEY_SHOWN.last}). A request refused for its credentials proves no merchant, so no
 merchant's log holds it. Control routes (\`/sandbox/v1\`) are not logged.
 
 Bounds: the newest ${DEFAULT_REQUEST_LOG_SIZE} requests per merchant (\`--request-log\`, up to ${thousands(MAX_REQUEST_LOG_SIZE)}; 0 turns the

@@ -7,7 +7,7 @@ import { z } from "@hono/zod-openapi";
 import { MAX_DELIVERIES, MAX_INCIDENTS } from "../../domain/bounds.js";
 import { EVENT_TYPES, TEST_EVENT_MESSAGE } from "../../domain/events.js";
 import { isoTime } from "../../domain/fields.js";
-import { thousands } from "../../domain/money.js";
+import { inWords, thousands } from "../../domain/money.js";
 import { DeliveryTriggers } from "../../domain/records.js";
 import { CAPTURE_URL, CAPTURED } from "../../domain/webhook-policy.js";
 import { AT, DEMO } from "../../http/demo-examples.js";
@@ -60,7 +60,6 @@ const Incident = z
   .openapi("Incident", { description: "Background work (a timer, a webhook attempt) that the sandbox itself could not carry out" });
 
 /** Small counts, spelled as the text reads them. */
-const WORDS = ["no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten"];
 
 // ---- Example pieces: the demo's payment.received and its deliveries to the built-in capture ----
 
@@ -142,7 +141,7 @@ set, then delivered. Use it to check that a flow produced the event it should, w
 - \`attempts\`: how many deliveries were made. \`error\`: why the sandbox itself could not deliver it (not the
   receiver's answer), else null.
 
-Query: \`type\` (one of the ${WORDS[EVENT_TYPES.length]}; another value gets 422), \`since\` (ISO 8601 with an offset: only events created at
+Query: \`type\` (one of the ${inWords(EVENT_TYPES.length)}; another value gets 422), \`since\` (ISO 8601 with an offset: only events created at
 or after it, on the merchant's clock; another format gets 422).`.trim(),
   request: {
     query: z.object({
