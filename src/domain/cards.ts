@@ -17,6 +17,14 @@ import { cancelTimers, schedule } from "./timers.js";
 import { z } from "./zod.js";
 import { isoTime } from "./fields.js";
 
+/** What a request may carry (the sandbox's choice; the spec gives no bounds): names, a card's label, and USD per funding or unload. */
+export const CARDHOLDER_NAME_MAX = 100;
+export const CARD_LABEL_MAX = 50;
+export const CARD_AMOUNT_USD = { min: 1, max: 10_000 } as const;
+
+/** A card is valid for this many years from its issue. */
+export const CARD_VALIDITY_YEARS = 3;
+
 export interface CardholderRequest {
   first_name: string;
   last_name: string;
@@ -74,7 +82,6 @@ export function approveKycWhenDue(state: TenantState, id: number): Cardholder | 
   return cardholder;
 }
 
-/** Cards are valid for three years from issue. */
 export function issueCard(ctx: DomainContext, state: TenantState, req: { cardholder_id: number; brand: CardBrand; label?: string }): Card {
   const cardholder = findCardholder(state, req.cardholder_id);
   if (cardholder.kyc_status !== "APPROVED") {
@@ -89,7 +96,7 @@ export function issueCard(ctx: DomainContext, state: TenantState, req: { cardhol
     pan,
     masked_pan: maskPan(pan),
     expiry_month: issued.getUTCMonth() + 1,
-    expiry_year: issued.getUTCFullYear() + 3,
+    expiry_year: issued.getUTCFullYear() + CARD_VALIDITY_YEARS,
     currency: "USD",
     balance: 0,
     status: "active",

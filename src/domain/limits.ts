@@ -20,6 +20,10 @@ export const CHECKOUT_DESCRIPTION_MAX = 200;
 export const CHECKOUT_VALIDITY_MS = 30 * 60_000;
 /** BVN and NIN are 11 digits; a NUBAN account number is 10. */
 export const IDENTIFIER_DIGITS = { bvn: 11, nin: 11, account_number: 10 } as const;
+/** Virtual accounts (the sandbox's choice): the merchant's reference, a CAC number's digits after RC or BN, an account number looked up. */
+export const VIRTUAL_ACCOUNT_REFERENCE_MAX = 100;
+export const CAC_DIGITS = { min: 1, max: 8 } as const;
+export const ACCOUNT_LOOKUP_MAX = 20;
 
 /** Payout fee: 1% of the amount, capped at 1,000 Naira, rounded half-up to the kobo. */
 export const PAYOUT_FEE_PERCENT = 1;

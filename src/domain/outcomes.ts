@@ -6,6 +6,7 @@
  * answer of an operation that has already committed (lost, late, or a 5xx).
  */
 import { MAX_OUTCOME_RULES } from "./bounds.js";
+import { HOUR } from "./limits.js";
 import { OUTCOMES, RESPONSE_OPERATIONS, ruleProblems, type MatchValue, type OutcomeRule, type OutcomeTarget, type PayoutPlan } from "./records.js";
 import type { TenantState } from "./state.js";
 import type { DomainContext } from "./context.js";
@@ -104,66 +105,90 @@ export const MAGIC_STATUS_QUERIES = 3;
 
 export type { PayoutPlan } from "./records.js";
 
-/** How long after it starts processing the magic late-failing payout (ending 0003) fails: 2 hours of sim time. */
-export const LATE_FAILURE_MS = 2 * 3_600_000;
-
-/** Documented test accounts, by their last four digits: how they settle (the merchant's delay unless given). */
-export const PAYOUT_MAGIC: Record<string, Pick<PayoutPlan, "outcome" | "error"> & Partial<Pick<PayoutPlan, "delay_ms" | "queries">>> = {
-  "0000": { outcome: "failed", error: "Beneficiary account not found" },
-  "0001": { outcome: "failed", error: "Transfer failed at the beneficiary bank" },
-  "0002": { outcome: "hold", error: null },
-  "0003": { outcome: "failed", error: "Transfer reversed by the beneficiary bank", delay_ms: LATE_FAILURE_MS },
-  "0004": { outcome: "completed", error: null, queries: MAGIC_STATUS_QUERIES },
-  "0005": { outcome: "failed", error: "Transfer failed at the beneficiary bank", queries: MAGIC_STATUS_QUERIES },
-};
-
 export type ResponseFaultOutcome = (typeof OUTCOMES.response)[number];
 
-/** Documented test accounts whose transfer commits and then loses or spoils its answer, by their last four digits. */
-export const RESPONSE_MAGIC: Record<string, ResponseFaultOutcome> = {
-  "0006": "connection_reset",
-  "0007": "slow_response",
-  "0008": "server_error",
-  "0009": "gateway_timeout",
+/** How long after it starts processing the magic late-failing payout fails (sim time). */
+export const LATE_FAILURE_MS = 2 * HOUR;
+
+/** A slow response's wait unless the rule gives one: longer than the 30 s most HTTP clients wait. */
+export const SLOW_RESPONSE_SECONDS = 45;
+
+/**
+ * A documented test account, by the last four digits of its number. It sets how the payout settles
+ * (`outcome`, after the merchant's delay unless `delay_ms` or `queries` says otherwise), what happens
+ * to the transfer's answer once the payout is made (`response`), or how name enquiry answers (`enquiry`).
+ */
+export interface PayoutMagic {
+  outcome?: PayoutPlan["outcome"];
+  error?: string | null;
+  delay_ms?: number;
+  queries?: number;
+  response?: ResponseFaultOutcome;
+  /** `not_found`: an enquiry never resolves it (a transfer's own enquiry does); `timeout`: every enquiry times out at once. */
+  enquiry?: "not_found" | "timeout";
+  /** What it does, in the docs' words after its ending ("`0002` stay `processing` until forced"); `error` is quoted after it. */
+  description: string;
+}
+
+const BANK_FAILURE = "Transfer failed at the beneficiary bank";
+
+/**
+ * The documented test accounts, which skip the NUBAN check-digit test at any bank. The behaviour and
+ * the OpenAPI text are both read from this table: an entry added here is documented.
+ */
+export const PAYOUT_MAGIC: Record<string, PayoutMagic> = {
+  "0000": { outcome: "failed", error: "Beneficiary account not found", enquiry: "not_found", description: "fail" },
+  "0001": { outcome: "failed", error: BANK_FAILURE, description: "fail at settlement" },
+  "0002": { outcome: "hold", error: null, description: "stay `processing` until forced" },
+  "0003": {
+    outcome: "failed",
+    error: "Transfer reversed by the beneficiary bank",
+    delay_ms: LATE_FAILURE_MS,
+    description: `fail ${LATE_FAILURE_MS / HOUR} hours of sim time after they start processing`,
+  },
+  "0004": { outcome: "completed", error: null, queries: MAGIC_STATUS_QUERIES, description: `stay \`processing\` until their status is read ${MAGIC_STATUS_QUERIES} times, then complete` },
+  "0005": { outcome: "failed", error: BANK_FAILURE, queries: MAGIC_STATUS_QUERIES, description: `stay \`processing\` until their status is read ${MAGIC_STATUS_QUERIES} times, then fail` },
+  "0006": { response: "connection_reset", description: "is made and then its connection is reset with no answer" },
+  "0007": { response: "slow_response", description: `answers after ${SLOW_RESPONSE_SECONDS} s of wall-clock time` },
+  "0008": { response: "server_error", description: "answers 500 `INTERNAL_ERROR`" },
+  "0009": { response: "gateway_timeout", description: "answers 504 `GATEWAY_TIMEOUT`" },
+  "0010": { enquiry: "timeout", description: "times out (504 `GATEWAY_TIMEOUT`, at once)" },
 };
 
-/** The test account whose name enquiry times out (504 GATEWAY_TIMEOUT). */
-export const NAME_ENQUIRY_TIMEOUT_ENDING = "0010";
+/** The table's entry for an account number, by its last four digits. */
+const magicOf = (accountNumber: string): PayoutMagic | undefined => {
+  const ending = accountNumber.slice(-4);
+  return Object.hasOwn(PAYOUT_MAGIC, ending) ? PAYOUT_MAGIC[ending] : undefined;
+};
 
 /** Magic endings are documented test accounts, so they skip the NUBAN check-digit test. */
-export const isMagicAccount = (accountNumber: string) => {
-  const ending = accountNumber.slice(-4);
-  return ending in PAYOUT_MAGIC || ending in RESPONSE_MAGIC || ending === NAME_ENQUIRY_TIMEOUT_ENDING;
-};
+export const isMagicAccount = (accountNumber: string) => magicOf(accountNumber) !== undefined;
 
 export function planPayout(ctx: DomainContext, state: TenantState, facts: Record<string, unknown> & { account_number: string }): PayoutPlan {
   const rule = takeRule(ctx, state, "payout", facts);
   const delay_ms = delayOf(rule, ctx.config.delays.payout_settlement_seconds);
   if (rule) {
     const queries = rule.queries;
-    if (rule.outcome === "failed") return { outcome: "failed", delay_ms, error: "Transfer failed at the beneficiary bank", queries };
+    if (rule.outcome === "failed") return { outcome: "failed", delay_ms, error: BANK_FAILURE, queries };
     return { outcome: rule.outcome === "processing" ? "hold" : "completed", delay_ms, error: null, queries };
   }
-  const magic = PAYOUT_MAGIC[facts.account_number.slice(-4)];
-  if (!magic) return { outcome: "completed", delay_ms, error: null, queries: null };
-  return { outcome: magic.outcome, error: magic.error, delay_ms: magic.delay_ms ?? delay_ms, queries: magic.queries ?? null };
+  const magic = magicOf(facts.account_number);
+  if (!magic?.outcome) return { outcome: "completed", delay_ms, error: null, queries: null };
+  return { outcome: magic.outcome, error: magic.error ?? null, delay_ms: magic.delay_ms ?? delay_ms, queries: magic.queries ?? null };
 }
 
 // ---- Name enquiry and the banks --------------------------------------------------------------
 
-/** The magic account numbers name enquiry never resolves (ending 0000). */
-export const accountNeverResolves = (accountNumber: string) => accountNumber.endsWith("0000");
-
 /** Whether name enquiry ever names the account's holder: not for the test accounts it never resolves or never answers for. */
-export const enquiryGivesName = (accountNumber: string) => !accountNeverResolves(accountNumber) && !accountNumber.endsWith(NAME_ENQUIRY_TIMEOUT_ENDING);
+export const enquiryGivesName = (accountNumber: string) => magicOf(accountNumber)?.enquiry === undefined;
 
 export type NameEnquiryPlan = { outcome: "resolves" } | { outcome: "not_found" } | { outcome: "timeout"; delay_ms: number };
 
 /**
- * Name enquiry: a `verify_account` rule, else the magic endings (0000 does not resolve, 0010 times
- * out), else the account resolves. A time-out answers after the rule's delay_seconds (wall clock; none by default).
- * A transfer makes the same enquiry before it moves money, except that 0000 resolves for it: that ending is
- * the payout that is accepted and then fails at the beneficiary bank.
+ * Name enquiry: a `verify_account` rule, else the test account's `enquiry`, else the account resolves.
+ * A time-out answers after the rule's delay_seconds (wall clock; none by default). A transfer makes the
+ * same enquiry before it moves money, except that `not_found` accounts resolve for it: they are the
+ * payouts that are accepted and then fail at the beneficiary bank.
  */
 export function planNameEnquiry(
   ctx: DomainContext,
@@ -174,8 +199,9 @@ export function planNameEnquiry(
   const rule = takeRule(ctx, state, "verify_account", facts);
   if (rule?.outcome === "not_found") return { outcome: "not_found" };
   if (rule?.outcome === "timeout") return { outcome: "timeout", delay_ms: (rule.delay_seconds ?? 0) * 1000 };
-  if (purpose === "enquiry" && accountNeverResolves(facts.account_number)) return { outcome: "not_found" };
-  if (facts.account_number.endsWith(NAME_ENQUIRY_TIMEOUT_ENDING)) return { outcome: "timeout", delay_ms: 0 };
+  const enquiry = magicOf(facts.account_number)?.enquiry;
+  if (purpose === "enquiry" && enquiry === "not_found") return { outcome: "not_found" };
+  if (enquiry === "timeout") return { outcome: "timeout", delay_ms: 0 };
   return { outcome: "resolves" };
 }
 
@@ -219,12 +245,9 @@ export const AFTER_COMMIT_ADVICE: Record<ResponseOperation, string> = {
   unloadVirtualCard: CARD_ADVICE,
 };
 
-/** A slow response's wait unless the rule gives one: longer than the 30 s most HTTP clients wait. */
-export const SLOW_RESPONSE_SECONDS = 45;
-
 /**
  * Whether planResponseFault can find a fault for a request at all: an operation of RESPONSE_OPERATIONS,
- * and a `response` rule to match or a transfer to a RESPONSE_MAGIC account. Asked first on every
+ * and a `response` rule to match or a transfer to a test account with a `response`. Asked first on every
  * answered POST, so that the request's facts (and the merchant's context) are gathered only when one
  * could: gathering them was most of the decision's cost (bench/FAST-PATH.md).
  */
@@ -233,15 +256,13 @@ export function mayFaultResponse(state: TenantState, operation: string, accountN
   return state.outcomeRules.some((rule) => rule.target === "response") || magicResponse(operation, accountNumber) !== undefined;
 }
 
-/** The fault a transfer to a RESPONSE_MAGIC account gets, by its last four digits. */
+/** The fault a transfer to a test account with a `response` gets. */
 const magicResponse = (operation: string, accountNumber: unknown): ResponseFaultOutcome | undefined =>
-  operation === "createPayout" && typeof accountNumber === "string" && Object.hasOwn(RESPONSE_MAGIC, accountNumber.slice(-4))
-    ? RESPONSE_MAGIC[accountNumber.slice(-4)]
-    : undefined;
+  operation === "createPayout" && typeof accountNumber === "string" ? magicOf(accountNumber)?.response : undefined;
 
 /**
  * Decided once an operation of RESPONSE_OPERATIONS has succeeded (its change made): a `response` rule
- * matching `operation` and the request's fields, else, for a transfer, the magic account endings.
+ * matching `operation` and the request's fields, else, for a transfer, the test account's `response`.
  */
 export function planResponseFault(ctx: DomainContext, state: TenantState, facts: Record<string, unknown> & { operation: string }): ResponseFault | undefined {
   const operation = facts.operation as ResponseOperation;
@@ -273,22 +294,40 @@ const VTU_RULE_PLANS: Record<string, Pick<VtuPlan, "now" | "then">> = {
   processing: { now: "processing", then: "hold" },
 };
 
-/** The digit that forces a VTU outcome, in a magic phone (0801111111 1 style) or an all-same-digit meter or smart card. */
-const VTU_MAGIC_DIGIT: Record<string, { plan: keyof typeof VTU_RULE_PLANS; queries?: number }> = {
-  "1": { plan: "success" },
-  "2": { plan: "processing_success" },
-  "3": { plan: "processing_fail" },
-  "4": { plan: "fail" },
-  "5": { plan: "processing" },
-  "6": { plan: "processing_success", queries: MAGIC_STATUS_QUERIES },
-  "7": { plan: "processing_fail", queries: MAGIC_STATUS_QUERIES },
+export interface VtuMagic {
+  /** How the purchase ends; null: the provider cannot find the meter or smart card (refused before any debit; a phone ignores it). */
+  plan: keyof typeof VTU_RULE_PLANS | null;
+  /** Status reads before it settles (instead of the delay). */
+  queries?: number;
+  description: string;
+}
+
+/**
+ * The documented VTU test values, by digit: a magic phone (`magicPhone`) or a meter or smart card made
+ * of that one digit. The behaviour and the OpenAPI text are both read from this table.
+ */
+export const VTU_MAGIC_DIGIT: Record<string, VtuMagic> = {
+  "0": { plan: null, description: "the provider cannot find it (422 `VALIDATION_ERROR`, checked before any debit)" },
+  "1": { plan: "success", description: "success at once" },
+  "2": { plan: "processing_success", description: "processing, then success after the VTU delay" },
+  "3": { plan: "processing_fail", description: "processing, then fail (refunded)" },
+  "4": { plan: "fail", description: "fail at once (refunded)" },
+  "5": { plan: "processing", description: "processing until forced with `POST /sandbox/v1/vtu/{reference}/succeed` or `/fail`" },
+  "6": { plan: "processing_success", queries: MAGIC_STATUS_QUERIES, description: `processing until its status is read ${MAGIC_STATUS_QUERIES} times, then success` },
+  "7": { plan: "processing_fail", queries: MAGIC_STATUS_QUERIES, description: `processing until its status is read ${MAGIC_STATUS_QUERIES} times, then fail (refunded)` },
 };
+
+/** The magic phone of a digit: 080 then the digit eight times (08011111111), as `magicDigit` reads it. */
+export const magicPhone = (digit: string) => `080${digit.repeat(8)}`;
 
 /** 2348011111111 and +2348011111111 are 08011111111. */
 export function localPhone(phone: string): string {
   const digits = phone.replace(/^\+/, "");
   return digits.startsWith("234") ? `0${digits.slice(3)}` : digits;
 }
+
+/** The digit a meter or smart card number is made of, if it is one digit repeated. */
+const repeatedDigit = (value: string) => (/^(\d)\1*$/.test(value) ? value[0] : undefined);
 
 function magicDigit(details: Record<string, unknown>): string | undefined {
   if (typeof details.phone === "string") {
@@ -297,7 +336,8 @@ function magicDigit(details: Record<string, unknown>): string | undefined {
   }
   for (const key of ["meter_number", "smart_card_number"]) {
     const value = details[key];
-    if (typeof value === "string" && /^(\d)\1+$/.test(value)) return value[0];
+    const digit = typeof value === "string" ? repeatedDigit(value) : undefined;
+    if (digit) return digit;
   }
   return undefined;
 }
@@ -310,9 +350,10 @@ export function planVtu(ctx: DomainContext, state: TenantState, facts: Record<st
   return { ...VTU_RULE_PLANS[magic?.plan ?? "success"]!, delay_ms, queries: magic?.queries ?? null };
 }
 
-/** A meter or smart card of all zeros is one the provider cannot find: refused before any debit. */
+/** A meter or smart card the provider cannot find (its digit's `plan` is null): refused before any debit. */
 export function isUnknownMeterOrCard(number: string): boolean {
-  return /^0+$/.test(number);
+  const digit = repeatedDigit(number);
+  return digit !== undefined && VTU_MAGIC_DIGIT[digit]?.plan === null;
 }
 
 // ---- KYC and cards -------------------------------------------------------------------------
@@ -322,17 +363,25 @@ export interface KycPlan {
   delay_ms: number;
 }
 
+/** Documented cardholder emails, by how they start (lower case; emails compare in any case): KYC never approves by itself. */
+export const KYC_MAGIC: Record<string, { description: string }> = {
+  "pending+": { description: "never approves by itself" },
+};
+
 export function planKyc(ctx: DomainContext, state: TenantState, facts: Record<string, unknown> & { email: string }): KycPlan {
   const rule = takeRule(ctx, state, "kyc", facts);
   const delay_ms = delayOf(rule, ctx.config.delays.kyc_approval_seconds);
   if (rule) return { approve: rule.outcome === "approved", delay_ms };
-  return { approve: !facts.email.toLowerCase().startsWith("pending+"), delay_ms };
+  const email = facts.email.toLowerCase();
+  return { approve: !Object.keys(KYC_MAGIC).some((prefix) => email.startsWith(prefix)), delay_ms };
 }
 
-/** USD cents of the funding amount that always fails (13.13 USD), as a magic value. */
-export const FAILING_CARD_FUND_AMOUNT = 1313;
+/** Documented card funding amounts, in USD cents: the issuer declines them (nothing is charged). */
+export const CARD_FUND_MAGIC: Record<number, { description: string }> = {
+  1313: { description: "declined by the issuer" },
+};
 
 export function cardFundFails(ctx: DomainContext, state: TenantState, facts: { card_id: number; amount: number }): boolean {
   if (takeRule(ctx, state, "card_fund", { card_id: facts.card_id, amount: facts.amount / 100 })) return true;
-  return facts.amount === FAILING_CARD_FUND_AMOUNT;
+  return Object.hasOwn(CARD_FUND_MAGIC, facts.amount);
 }

@@ -1,27 +1,27 @@
 /**
- * Paged, filtered lists of a merchant's payouts, VTU purchases, payment links and payments into its
- * virtual accounts, for tests and dashboards. Sandbox only: the real service has no such endpoints.
- * Each item is the record as the API's own status endpoint shows it.
+ * The control API's paged lists (payouts, VTU purchases, payment links, payments into virtual accounts),
+ * one shape for all: the same query fields, page and rules, newest first. Sandbox only: the real service
+ * has no such endpoints. Each resource declares its list whole with `listRoute`.
  */
-import { createRoute, z } from "@hono/zod-openapi";
+import { z } from "@hono/zod-openapi";
 import { MAX_NARRATION } from "../domain/bounds.js";
-import { CheckoutSchema, checkoutStatusView } from "../domain/checkout.js";
-import { listCheckouts, listPayouts, listVaPayments, listVtuPurchases } from "../domain/lists.js";
-import { PAYOUT_STATUSES } from "../domain/records.js";
-import { PayoutStatusSchema, payoutStatusView } from "../domain/payouts.js";
-import { TransactionStatus, vaPaymentView } from "../domain/va-payments.js";
-import { VtuTransactionSchema, vtuRecordView } from "../domain/vtu.js";
-import { contextOf } from "../engine/tenant.js";
-import { baseUrl } from "../http/base-url.js";
-import { examples, json, security, type Examples } from "../http/openapi.js";
-import { Pagination, pagingFields } from "../http/paging.js";
-import { router } from "../http/validation.js";
+import { examples, invalidExample, json, type Examples } from "../http/openapi.js";
+import { MAX_PER_PAGE, Pagination, pagingFields } from "../http/paging.js";
+import { routes, Success } from "../http/route.js";
 import { controlErrors } from "./errors.js";
-import * as docs from "./lists-docs.js";
 
-const tags = ["Sandbox"];
+const route = routes({ tags: ["Sandbox"] });
 
-const oneOf = <const T extends readonly [string, ...string[]]>(values: T) => z.enum(values, { message: `Must be one of: ${values.join(", ")}.` });
+/** What a query gets when it leaves page and per_page out. */
+const PAGING_DEFAULTS = z.object(pagingFields("")).parse({});
+
+/** `a`, `b` or `c`: values as the descriptions show them (`last` joins the last two). */
+export function codes(values: readonly string[], last = " or "): string {
+  const shown = values.map((v) => `\`${v}\``);
+  return shown.length < 2 ? shown.join("") : `${shown.slice(0, -1).join(", ")}${last}${shown.at(-1)}`;
+}
+
+const oneOf = <const T extends readonly string[]>(values: T) => z.enum(values, { message: `Must be one of: ${values.join(", ")}.` });
 const time = (edge: string) =>
   z.iso
     .datetime({ offset: true, message: "Must be an ISO 8601 time with its zone, e.g. 2026-03-02T09:00:00Z." })
@@ -32,7 +32,7 @@ const time = (edge: string) =>
 type QueryExamples = Record<string, Examples>;
 
 /** The fields every list's query takes: paging, its status values, the time range and reference. */
-function listFields<const S extends readonly [string, ...string[]]>(statuses: S, what: string, named: QueryExamples) {
+export function listFields<const S extends readonly string[]>(statuses: S, what: string, named: QueryExamples) {
   const ex = (field: string) => named[field] ?? {};
   const { page, per_page } = pagingFields(what);
   return {
@@ -53,100 +53,70 @@ function listFields<const S extends readonly [string, ...string[]]>(statuses: S,
   };
 }
 
-/** A time range has its start first. */
-const startsFirst = (q: { from?: number; to?: number }) => q.from === undefined || q.to === undefined || q.from <= q.to;
-const START_FIRST = { message: "Must not be before from.", path: ["to"] };
-
-const page = <T extends z.ZodType>(item: T) => z.object({ success: z.literal(true), data: z.array(item), pagination: Pagination });
-
-const listRoute = <Q extends z.ZodObject, R extends z.ZodType>(path: string, operationId: string, summary: string, d: docs.ListDocs, query: Q, item: R) =>
-  createRoute({
-    method: "get",
-    path,
-    tags,
-    operationId,
-    summary,
-    description: d.description,
-    security,
-    request: { query },
-    responses: { 200: json(page(item), "A page of records, newest first", d.responses), ...controlErrors(d.errors) },
+/** A list's query: its fields, with a time range that has its start first. */
+export const listQuery = <S extends z.ZodRawShape>(fields: S) =>
+  z.object(fields).refine((q: { from?: number; to?: number }) => q.from === undefined || q.to === undefined || q.from <= q.to, {
+    message: "Must not be before from.",
+    path: ["to"],
   });
 
-/** VTU statuses as the purchase answers them and as the record shows them; both name the stored one. */
-const VTU_STATUS = { success: "success", processing: "processing", fail: "fail", Success: "success", Processing: "processing", Failed: "fail" } as const;
+/** The rules every list keeps, after what it lists and how its status reads. */
+export const listDescription = (what: string, record: string, statuses: string, own = "") => `
+The calling merchant's ${what}, **newest first** (the order they were created, the last one first), one page at a
+time, for a test or a dashboard to page through. Each item is the record exactly as ${record} shows it. Sandbox
+only: the real service has no such endpoint.
 
-const payouts = listRoute(
-  "/payouts",
-  "listPayouts",
-  "List the merchant's payouts, newest first (paged; filter by status, time, reference)",
-  docs.PAYOUTS,
-  z.object(listFields(["pending", ...PAYOUT_STATUSES], "Payouts", docs.PAYOUTS.query)).refine(startsFirst, START_FIRST),
-  PayoutStatusSchema,
-);
-const vtu = listRoute(
-  "/vtu",
-  "listVtuPurchases",
-  "List the merchant's VTU purchases, newest first (paged; filter by status, time, reference)",
-  docs.VTU,
-  z.object(listFields(["success", "processing", "fail", "Success", "Processing", "Failed"], "Purchases", docs.VTU.query)).refine(startsFirst, START_FIRST),
-  VtuTransactionSchema,
-);
-const checkouts = listRoute(
-  "/checkout",
-  "listCheckouts",
-  "List the merchant's payment links, newest first (paged; filter by status, time, reference)",
-  docs.CHECKOUTS,
-  z.object(listFields(["pending", "paid", "expired"], "Links", docs.CHECKOUTS.query)).refine(startsFirst, START_FIRST),
-  CheckoutSchema,
-);
-const vaPayments = listRoute(
-  "/virtual-accounts/payments",
-  "listVirtualAccountPayments",
-  "List the payments into the merchant's virtual accounts, newest first (paged; filter by status, time, narration, account, transaction_id)",
-  docs.VA_PAYMENTS,
-  z
-    .object({
-      ...listFields(["pending", "processing", "success", "failed"], "Payments", docs.VA_PAYMENTS.query),
-      virtual_account: examples(
-        z.string().regex(/^\d{10}$/, { message: "Must be a 10-digit account number." }).optional().openapi({ description: "Only payments into this virtual account." }),
-        docs.VA_PAYMENTS.query.virtual_account ?? {},
-      ),
-      transaction_id: examples(
-        z.string().min(1, { message: "Must not be empty." }).max(100, { message: "Must be at most 100 characters." }).optional().openapi({
-          description: "Only the payment with this transaction_id (the key of a payment whose narration was empty).",
-        }),
-        docs.VA_PAYMENTS.query.transaction_id ?? {},
-      ),
-    })
-    .refine(startsFirst, START_FIRST),
-  TransactionStatus,
-);
+Every filter is optional, and every filter given must hold:
 
-/** `publicUrl`: the base of the links in payment-link records (as GET /api/v1/checkout/status gives them). */
-export function listRoutes(opts: { publicUrl?: string } = {}) {
-  return router()
-    .openapi(payouts, (c) => {
-      const { page, per_page, ...filter } = c.req.valid("query");
-      const { items, pagination } = listPayouts(c.var.tenant.state, filter, { page, per_page });
-      return c.json({ success: true as const, data: items.map(payoutStatusView), pagination }, 200);
-    })
-    .openapi(vtu, (c) => {
-      const { page, per_page, status, ...filter } = c.req.valid("query");
-      const stored = status === undefined ? undefined : VTU_STATUS[status];
-      const { items, pagination } = listVtuPurchases(c.var.tenant.state, { ...filter, status: stored }, { page, per_page });
-      return c.json({ success: true as const, data: items.map(vtuRecordView), pagination }, 200);
-    })
-    .openapi(checkouts, (c) => {
-      const t = c.var.tenant;
-      const now = contextOf(t).now;
-      const { page, per_page, ...filter } = c.req.valid("query");
-      const { items, pagination } = listCheckouts(t.state, now, filter, { page, per_page });
-      const base = baseUrl(opts.publicUrl, c.req.url);
-      return c.json({ success: true as const, data: items.map((l) => checkoutStatusView(base, l, now)), pagination }, 200);
-    })
-    .openapi(vaPayments, (c) => {
-      const { page, per_page, ...filter } = c.req.valid("query");
-      const { items, pagination } = listVaPayments(c.var.tenant.state, filter, { page, per_page });
-      return c.json({ success: true as const, data: items.map(vaPaymentView), pagination }, 200);
-    });
+- \`status\`: ${statuses} Any other value gets 422 \`VALIDATION_ERROR\` on \`status\`.
+- \`from\`, \`to\`: ISO 8601 times with their zone (\`2026-03-02T09:00:00Z\`), on the merchant's clock: only records
+  created at or after \`from\` and at or before \`to\` (both ends included). A \`to\` before \`from\` gets 422 on \`to\`.
+- \`reference\`: only records whose \`reference\` is exactly this (case and spaces as stored; URL-encode it, \`+\`
+  included), 1 to ${MAX_NARRATION} characters.${own}
+- \`page\` (from 1, default ${PAGING_DEFAULTS.page}) and \`per_page\` (1 to ${MAX_PER_PAGE}, default ${PAGING_DEFAULTS.per_page}). \`pagination\` gives \`current_page\`,
+  \`per_page\`, \`total_pages\` and \`total\` (the records that pass the filters). A page past the last is empty, with
+  the totals. Anything else gets 422 on \`page\` or \`per_page\`.`.trim();
+
+/** A paged list: GET `path` with `query`, answering a page of `item`s. */
+export function listRoute<Q extends z.ZodObject, R extends z.ZodType>(op: {
+  path: string;
+  operationId: string;
+  summary: string;
+  description: string;
+  query: Q;
+  item: R;
+  responses: Examples;
+  errors: Record<number, Examples>;
+}) {
+  return route({
+    method: "get",
+    path: op.path,
+    operationId: op.operationId,
+    summary: op.summary,
+    description: op.description,
+    request: { query: op.query },
+    responses: {
+      200: json(Success({ data: z.array(op.item), pagination: Pagination }), "A page of records, newest first", op.responses),
+      ...controlErrors(op.errors),
+    },
+  });
 }
+
+// A refused query is documented by its answer only: a request example must fit the parameter's schema
+// (Spectral and Redocly check it), and a bad status or page size does not.
+
+/** One page of `items`, `total` of them in all. */
+export const pageOf = (items: unknown[], total = items.length, current_page = PAGING_DEFAULTS.page, per_page = PAGING_DEFAULTS.per_page) => ({
+  success: true,
+  data: items,
+  pagination: { current_page, per_page, total_pages: Math.ceil(total / per_page), total },
+});
+
+const TODAY = { from: "2026-03-02T00:00:00Z", to: "2026-03-02T23:59:59Z" };
+/** `from` and `to` examples: the demo's day under `name`, and a range that ends before it starts. */
+export const timeRange = (name: string, summary: string) => ({
+  from: { [name]: { summary, value: TODAY.from }, fromAfterTo: { summary: "The start of a range that ends before it", value: "2026-03-03T00:00:00Z" } },
+  to: { [name]: { summary, value: TODAY.to }, fromAfterTo: { summary: "An end before the start", value: TODAY.from } },
+});
+export const fromAfterTo = invalidExample("A time range whose end is before its start", { to: ["Must not be before from."] });
+export const badStatus = (values: readonly string[]) => invalidExample("A status this list does not have", { status: [`Must be one of: ${values.join(", ")}.`] });

@@ -1,0 +1,29 @@
+/** The virtual accounts' handlers. */
+import type { z } from "@hono/zod-openapi";
+import { findVaPayment, vaPaymentView } from "../../../domain/va-payments.js";
+import { createVirtualAccount, findVirtualAccount, virtualAccountView, type VirtualAccountRequest } from "../../../domain/virtual-accounts.js";
+import type { Deps } from "../../../http/deps.js";
+import { merchantOf, ok } from "../../../http/route.js";
+import { router } from "../../../http/validation.js";
+import * as op from "./routes.js";
+
+/** The body as the domain takes it: an individual's customer_type filled in, a business without the refused fields. */
+function toRequest(body: z.infer<typeof op.CreateVirtualAccount>): VirtualAccountRequest {
+  if (body.customer_type === "business") {
+    const { bvn: _bvn, nin: _nin, ...rest } = body;
+    return rest;
+  }
+  return { ...body, customer_type: "individual" };
+}
+
+export function virtualAccountRoutes(_deps: Deps) {
+  return router()
+    .openapi(op.create, (c) => {
+      const { ctx, state } = merchantOf(c);
+      const { account, created } = createVirtualAccount(ctx, state, toRequest(c.req.valid("json")));
+      return c.json(ok({ message: created ? op.MESSAGES.created : op.MESSAGES.exists, data: virtualAccountView(account) }), 200);
+    })
+    .openapi(op.getOne, (c) => c.json(ok({ data: virtualAccountView(findVirtualAccount(merchantOf(c).state, c.req.valid("param").account_number)) }), 200))
+    .openapi(op.list, (c) => c.json(ok({ data: [...merchantOf(c).state.virtualAccounts.values()].map(virtualAccountView) }), 200))
+    .openapi(op.status, (c) => c.json(ok({ data: vaPaymentView(findVaPayment(merchantOf(c).state, c.req.valid("query").reference)) }), 200));
+}
