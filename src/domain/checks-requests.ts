@@ -5,6 +5,7 @@
 import { text, type CheckRule, type SeenRequest } from "./check-rule.js";
 import { hasAtMostTwoDecimals } from "./money.js";
 import type { LoggedRequest } from "./request-log.js";
+import { CHECKOUT_VALIDITY_MS, MINUTE } from "./limits.js";
 
 /** How often one object's status may be read (on both clocks): faster is a tight loop, not a poll. */
 export const POLL_PACE_SECONDS = 5;
@@ -207,7 +208,7 @@ export const REQUEST_RULES: CheckRule[] = [
     id: "checkout-polled-after-expiry",
     title: "A payment link's status read again after it expired",
     severity: "warning",
-    rationale: "A payment link expires 30 minutes after creation (its expires_at) and can never be paid after: stop polling at expires_at instead of reading an expired link again and again.",
+    rationale: `A payment link expires ${CHECKOUT_VALIDITY_MS / MINUTE} minutes after creation (its expires_at) and can never be paid after: stop polling at expires_at instead of reading an expired link again and again.`,
     start(_, found) {
       const expired = new Map<string, number>();
       return {

@@ -3,6 +3,8 @@
  * (the domain's payload schemas, the same ones every event is validated against) and its signature
  * header, so merchants generate the types of their most security-sensitive input instead of typing it.
  */
+import { spokenList, spokenSeconds } from "../domain/duration.js";
+import { DEFAULTS } from "../domain/merchant.js";
 import { z, type OpenAPIHono } from "@hono/zod-openapi";
 import { EVENT_PAYLOADS, EVENT_TYPES, type EventType } from "../domain/event-records.js";
 import { EVENT_EXAMPLES } from "../domain/event-examples.js";
@@ -49,7 +51,9 @@ export function registerWebhooks(app: OpenAPIHono<any>): void {
         ...body(Delivery, { [name(type)]: { summary: `A ${type} delivery`, value: EVENT_EXAMPLES[type] } }),
       },
       responses: {
-        200: { description: "Any 2xx: delivered. Anything else, no answer within the time-out (10 s) or a refused connection: retried after 1 min, 5 min, 30 min, 2 h, 6 h and 24 h." },
+        200: {
+          description: `Any 2xx: delivered. Anything else, no answer within the time-out (${spokenSeconds(DEFAULTS.webhook.timeout_seconds)}) or a refused connection: retried after ${spokenList(DEFAULTS.webhook.retry_schedule_seconds.map(spokenSeconds))}.`,
+        },
       },
     });
   }

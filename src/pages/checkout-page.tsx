@@ -6,6 +6,7 @@
  */
 import { raw } from "hono/html";
 import { Page } from "./layout.js";
+import { CHECKOUT_VALIDITY_MS, MINUTE } from "../domain/limits.js";
 
 export interface LinkPageData {
   reference: string;
@@ -70,7 +71,7 @@ function TransferPanel(props: { d: LinkPageData }) {
         <dt>Account name</dt>
         <dd>{d.account_name}</dd>
       </dl>
-      <p class="muted">The account accepts only the exact amount and expires 30 minutes after the link was created.</p>
+      <p class="muted">The account accepts only the exact amount and expires {CHECKOUT_VALIDITY_MS / MINUTE} minutes after the link was created.</p>
       <div id="sent-step">
         <button type="button" id="sent-button" class="wide">I've sent the money</button>
       </div>
