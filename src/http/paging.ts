@@ -5,8 +5,9 @@
 import { z } from "@hono/zod-openapi";
 import { withDefault } from "./openapi.js";
 
-/** The largest page a list answers with. */
+/** The largest page a list answers with, and the page size when none is asked for. */
 export const MAX_PER_PAGE = 100;
+export const DEFAULT_PER_PAGE = 20;
 
 /** A whole number within [1, max], from a query string. */
 const count = (max: number) => {
@@ -17,7 +18,7 @@ const count = (max: number) => {
 /** `page` and `per_page` query fields; `what` names the items in per_page's description ("Cards"). */
 export const pagingFields = (what: string) => ({
   page: withDefault(count(1_000_000), 1, "Page number, from 1."),
-  per_page: withDefault(count(MAX_PER_PAGE), 20, `${what} per page, at most ${MAX_PER_PAGE}.`),
+  per_page: withDefault(count(MAX_PER_PAGE), DEFAULT_PER_PAGE, `${what} per page, at most ${MAX_PER_PAGE}.`),
 });
 
 export const Pagination = z.object({ current_page: z.number().int(), per_page: z.number().int(), total_pages: z.number().int(), total: z.number().int() });

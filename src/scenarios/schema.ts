@@ -6,7 +6,9 @@
  * bounded as a whole, since anyone may post one to a running sandbox.
  */
 import { MAX_CLOCK, MAX_DELAY_SECONDS, MAX_NARRATION, MAX_OUTCOME_RULES, MAX_STATUS_QUERIES } from "../domain/bounds.js";
+import { CARD_AMOUNT_USD, CARD_LABEL_MAX } from "../domain/cards.js";
 import { amount, email } from "../domain/fields.js";
+import { CHECKOUT_DESCRIPTION_MAX, CHECKOUT_MIN_AMOUNT } from "../domain/limits.js";
 import { NewMerchantSchema } from "../domain/merchant-settings.js";
 import { OUTCOME_TARGETS, ruleMatch, secret } from "../domain/records.js";
 import { TransferArrivalFields, refineArrival } from "../domain/va-payments.js";
@@ -75,14 +77,14 @@ const Card = z
     as: alias,
     cardholder: alias,
     brand: z.enum(["VISA", "MASTERCARD"]).default("VISA"),
-    label: z.string().max(100).optional(),
+    label: z.string().max(CARD_LABEL_MAX).optional(),
     /** USD to fund the card with at load (charged to the wallet as usual). */
-    fund: amount({ min: 1, max: 10_000, currency: "USD" }).optional(),
+    fund: amount({ ...CARD_AMOUNT_USD, currency: "USD" }).optional(),
   })
   .strict();
 
 const PaymentLink = z
-  .object({ merchant: merchantRef, as: alias, amount: amount({ min: 100 }), description: z.string().max(200).optional() })
+  .object({ merchant: merchantRef, as: alias, amount: amount({ min: CHECKOUT_MIN_AMOUNT }), description: z.string().max(CHECKOUT_DESCRIPTION_MAX).optional() })
   .strict();
 
 const Outcome = z

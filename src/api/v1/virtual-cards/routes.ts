@@ -13,7 +13,7 @@ import { inWords, thousands, toMajor } from "../../../domain/money.js";
 import { CARD_FUND_MAGIC, KYC_MAGIC } from "../../../domain/outcomes.js";
 import { AT } from "../../../http/demo-examples.js";
 import { afterCommitErrors, body, errorExample, errors, invalidExample, json, withDefault, type Examples } from "../../../http/openapi.js";
-import { MAX_PER_PAGE, Pagination } from "../../../http/paging.js";
+import { DEFAULT_PER_PAGE, MAX_PER_PAGE, Pagination } from "../../../http/paging.js";
 import { requireCapability } from "../../../http/capability.js";
 import { routes, Success } from "../../../http/route.js";
 import { Card, CardResponse, idParam, Moved, paging, StatusChanged, UsdAmount } from "./schemas.js";
@@ -37,7 +37,7 @@ const USD_AMOUNT = `\`amount\` is in US dollars, ${thousands(CARD_AMOUNT_USD.min
 
 const TERMINATED = "A terminated card gets 409 `INVALID_STATE` (termination is permanent).";
 
-const PAGING = `Query \`page\` (from 1, default 1) and \`per_page\` (1 to ${MAX_PER_PAGE}, default 20); a page past the end is empty but still reports the totals in \`pagination\`.`;
+const PAGING = `Query \`page\` (from 1, default 1) and \`per_page\` (1 to ${MAX_PER_PAGE}, default ${DEFAULT_PER_PAGE}); a page past the end is empty but still reports the totals in \`pagination\`.`;
 
 /** A funding or unload has no client reference: after an unclear answer, the card's own history says whether it happened. */
 const UNCLEAR_ANSWER = (what: "funding" | "unload") => `**When the answer goes wrong.** The ${what} can be made and still reach you as no answer (a reset
