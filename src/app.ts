@@ -25,8 +25,6 @@ import { validationHook } from "./http/validation.js";
 import { MOUNTS } from "./routes.js";
 import { createRuntime, type Runtime } from "./runtime.js";
 
-export { BODY_LIMIT_BYTES, SNAPSHOT_LIMIT_BYTES } from "./http/body-limit.js";
-
 export interface AppOptions {
   registry: Registry;
   /** Honour X-Forwarded-For for the client IP (only behind a proxy you control). */

@@ -123,7 +123,7 @@ function caseLines(c: CaseResult): string[] {
 }
 
 /** The scorecard as text: one line a case (a failed one with what was expected, what went wrong and why), then the total. */
-export function formatScorecard(card: Scorecard): string {
+function formatScorecard(card: Scorecard): string {
   const lines = [`Webhook doctor: ${card.endpoint} (timeout ${card.timeout_seconds} s)`, ""];
   for (const c of card.cases) lines.push(...caseLines(c));
   lines.push("");

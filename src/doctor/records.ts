@@ -19,7 +19,7 @@ const RecordsView = z.object({ credited: z.array(z.string().max(200)) });
 export type RecordsRead = { counts: Map<string, number> } | { error: string };
 
 /** The records URL asked about these transactions: the receiver's own query kept, the ids added. */
-export function recordsRequestUrl(recordsUrl: string, transactionIds: string[]): string {
+function recordsRequestUrl(recordsUrl: string, transactionIds: string[]): string {
   const url = new URL(recordsUrl);
   url.searchParams.set(RECORDS_QUERY, transactionIds.join(","));
   return url.toString();

@@ -17,14 +17,14 @@ export interface CapClock {
   mode: ClockMode;
   speed: number;
 }
-export const WALL_CLOCK: CapClock = { mode: "realtime", speed: 1 };
+const WALL_CLOCK: CapClock = { mode: "realtime", speed: 1 };
 
 /**
  * A window is the list of times of admitted attempts, oldest first; an attempt refused for the limit
  * is not recorded, so `retry_after` is exact. Milliseconds (on the window's clock) until the window
  * admits one more, or 0 when it admits now. Drops expired times.
  */
-export function waitMs(window: number[], now: number, span: number, cap: number): number {
+function waitMs(window: number[], now: number, span: number, cap: number): number {
   while (window.length > 0 && window[0]! <= now - span) window.shift();
   if (cap <= 0 || window.length < cap) return 0;
   return window[window.length - cap]! + span - now;

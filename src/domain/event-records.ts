@@ -24,7 +24,7 @@ export const PaymentReceivedData = z.object({
   status: z.literal("successful"),
 });
 
-export const CheckoutCompletedData = z.object({
+const CheckoutCompletedData = z.object({
   reference: z.string(),
   amount: money,
   currency: z.literal("NGN"),
@@ -57,15 +57,15 @@ const payoutData = <S extends "completed" | "failed">(status: S) =>
     order_no: z.string(),
     status: z.literal(status),
   });
-export const PayoutCompletedData = payoutData("completed");
-export const PayoutFailedData = payoutData("failed");
+const PayoutCompletedData = payoutData("completed");
+const PayoutFailedData = payoutData("failed");
 
 /**
  * `webhook.test`: sent only when the merchant asks (POST /sandbox/v1/webhooks/test, the dashboard's
  * "Send test event"). It names no amount, account or payer, so a receiver that credits whatever it is
  * sent cannot credit it (README "Sandbox choices").
  */
-export const WebhookTestData = z.object({
+const WebhookTestData = z.object({
   transaction_id: z.string().describe("TEST_ followed by 16 characters: new for every test event, never a real transaction's"),
   status: z.literal("test"),
   message: text,

@@ -14,7 +14,7 @@ import { z } from "./zod.js";
 const limit = (description: string) => amount({ min: 0, max: MAX_AMOUNT }).optional().describe(description);
 const count = (description: string) => z.number().int().min(0).max(1_000_000).optional().describe(description);
 
-export const LimitsSchema = z
+const LimitsSchema = z
   .object({
     payout_min: limit(`Smallest payout in Naira (default ${DEFAULTS.limits.payout_min}).`),
     payout_max: limit(`Largest single payout in Naira (default ${DEFAULTS.limits.payout_max}).`),

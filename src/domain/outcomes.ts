@@ -99,7 +99,7 @@ export function takeRule(ctx: Pick<DomainContext, "now">, state: TenantState, ta
 const delayOf = (rule: OutcomeRule | undefined, fallbackSeconds: number) => (rule?.delay_seconds ?? fallbackSeconds) * 1000;
 
 /** How many status reads the magic "settles when queried" values wait for. */
-export const MAGIC_STATUS_QUERIES = 3;
+const MAGIC_STATUS_QUERIES = 3;
 
 // ---- Payouts -------------------------------------------------------------------------------
 

@@ -95,7 +95,7 @@ function scheduleSettlement(ctx: DomainContext, state: TenantState, payout: Payo
   if (payout.plan.outcome !== "hold" && payout.plan.queries === null) schedule(ctx, state, ctx.now + payout.plan.delay_ms, "payout.settle", payout.reference);
 }
 
-export function findPayout(state: TenantState, reference: string): Payout {
+function findPayout(state: TenantState, reference: string): Payout {
   const payout = state.payouts.get(reference);
   if (!payout) throw new DomainError("NOT_FOUND", `No payout with reference ${reference}.`);
   return payout;

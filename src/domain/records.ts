@@ -30,9 +30,9 @@ import { z } from "./zod.js";
 export const timestamp = z.number().int().min(MIN_TIME).max(MAX_TIME);
 const optionalTime = timestamp.nullable();
 /** An amount of money in minor units (kobo or cents), never negative. */
-export const minor = z.number().int().min(0).max(MAX_AMOUNT_MINOR);
+const minor = z.number().int().min(0).max(MAX_AMOUNT_MINOR);
 /** A balance in minor units. */
-export const balance = z.number().int().min(0).max(MAX_BALANCE_MINOR);
+const balance = z.number().int().min(0).max(MAX_BALANCE_MINOR);
 const count = z.number().int().min(0).max(1_000_000);
 const seq = z.number().int().min(0).max(Number.MAX_SAFE_INTEGER);
 /** Identifiers the service generates or the merchant chooses. */
@@ -98,14 +98,13 @@ export interface ClockSettings {
   now?: number;
 }
 
-export const ScenarioOriginRecord = z.object({
+const ScenarioOriginRecord = z.object({
   /** The file's absolute path, and the merchant's alias in it. */
   file: z.string().max(4096),
   alias: z.string().max(100),
   /** SHA-256 of the file's text when the merchant was made: a restart compares it to tell of edits. */
   digest: z.string().regex(/^[0-9a-f]{64}$/),
 });
-export type ScenarioOrigin = z.infer<typeof ScenarioOriginRecord>;
 
 /** API keys and secrets: they travel in HTTP headers. */
 export const secret = z.string().min(16).max(100).regex(/^[\x21-\x7e]+$/, { message: "Must be printable ASCII without spaces." });
@@ -196,14 +195,12 @@ export type VirtualAccount = z.infer<typeof VirtualAccountRecord>;
 
 /** The spec's transaction statuses: a transfer arrives `success`, or `pending`/`processing` and then ends `success` or `failed`. */
 export const VA_PAYMENT_STATUSES = ["pending", "processing", "success", "failed"] as const;
-export type VaPaymentStatus = (typeof VA_PAYMENT_STATUSES)[number];
 
-export const VaPaymentPlanRecord = z.object({
+const VaPaymentPlanRecord = z.object({
   /** How a pending or processing transfer ends: cleared (credited) or failed (returned to the payer). */
   outcome: z.enum(["success", "failed"]),
   delay_ms: z.number().int().min(0).max(MAX_DELAY_SECONDS * 1000),
 });
-export type VaPaymentPlan = z.infer<typeof VaPaymentPlanRecord>;
 
 export const VaPaymentRecord = z.object({
   transaction_id: id,
@@ -257,7 +254,7 @@ export const PayoutPlanRecord = z.object({
 });
 export type PayoutPlan = z.infer<typeof PayoutPlanRecord>;
 
-export const VtuPlanRecord = z.object({
+const VtuPlanRecord = z.object({
   /** For a processing purchase: how it settles (`hold` = until forced). */
   then: z.enum(["success", "fail", "hold"]),
   delay_ms: z.number().int().min(0).max(MAX_DELAY_SECONDS * 1000),
@@ -372,7 +369,6 @@ export function ruleProblems(r: Pick<OutcomeRule, "target" | "outcome" | "match"
 
 /** The spec also names `pending` ("just created and not yet sent"); the sandbox never holds a payout in it. */
 export const PAYOUT_STATUSES = ["pending_approval", "processing", "completed", "failed"] as const;
-export type PayoutStatus = (typeof PAYOUT_STATUSES)[number];
 
 export const PayoutRecord = z.object({
   reference: id,
@@ -512,7 +508,6 @@ export type TimelineEntry = z.infer<typeof TimelineEntryRecord>;
 // ---- Webhooks ----------------------------------------------------------------------------------------
 
 export const EVENT_STATUSES = ["pending", "delivered", "failed", "no_url", "held"] as const;
-export type EventStatus = (typeof EVENT_STATUSES)[number];
 
 /** `test`: the one attempt of a `webhook.test` event, made when the merchant asks (never retried). */
 export const DeliveryTriggers = ["initial", "retry", "redeliver", "duplicate", "released", "test"] as const;
@@ -549,8 +544,7 @@ export type Incident = z.infer<typeof IncidentRecord>;
 
 // ---- Rate windows ------------------------------------------------------------------------------------
 
-export const VolumeEntryRecord = z.object({ at: timestamp, reference: id, amount: minor, counted: z.boolean() });
-export type VolumeEntry = z.infer<typeof VolumeEntryRecord>;
+const VolumeEntryRecord = z.object({ at: timestamp, reference: id, amount: minor, counted: z.boolean() });
 
 export const VolumeWindowRecord = z.object({
   entries: z.array(VolumeEntryRecord),

@@ -9,7 +9,7 @@ import { DomainError } from "./errors.js";
 import { DAY, HOUR } from "./limits.js";
 import { toMajor } from "./money.js";
 
-export type { VolumeEntry, VolumeWindow } from "./records.js";
+export type { VolumeWindow } from "./records.js";
 
 export const emptyVolume = (): VolumeWindow => ({ entries: [], dayStart: 0, hourStart: 0, daySum: 0, hourSum: 0 });
 

@@ -185,7 +185,7 @@ function settle(ctx: DomainContext, state: TenantState, record: VtuPurchase, out
   return record;
 }
 
-export function findVtu(state: TenantState, reference: string): VtuPurchase {
+function findVtu(state: TenantState, reference: string): VtuPurchase {
   const record = state.vtu.get(reference);
   if (!record) throw new DomainError("NOT_FOUND", `No VTU transaction with reference ${reference}.`);
   return record;

@@ -38,7 +38,7 @@ const MAX_FIRED_PER_CALL = 5_000_000;
 export const MAX_TIMEOUT_MS = 2 ** 31 - 1;
 /** After a wake-up that failed (its save, say), the next try waits this long, doubling up to the cap. */
 export const RETRY_AFTER_FAILURE_MS = 1_000;
-export const MAX_RETRY_AFTER_FAILURE_MS = 60_000;
+const MAX_RETRY_AFTER_FAILURE_MS = 60_000;
 /** How long a run of timers may hold the event loop before it lets other work (other merchants) in. */
 const SLICE_MS = 8;
 /** Webhook attempts of one merchant's instant in flight at once during an advance. */

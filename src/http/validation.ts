@@ -33,7 +33,7 @@ function meantBranch(issue: Extract<Issue, { code: "invalid_union" }>): Issue[] 
   return best.map((i) => ({ ...i, path: [...issue.path, ...i.path] }) as Issue);
 }
 
-export function formatIssues(issues: Issue[], data: unknown, rootKey = "body"): Record<string, string[]> {
+function formatIssues(issues: Issue[], data: unknown, rootKey = "body"): Record<string, string[]> {
   issues = issues.flatMap((i) => (i.code === "invalid_union" && i.errors.length > 0 ? meantBranch(i) : [i]));
   // A Map, not a plain object: a field named "__proto__" or "constructor" must not hit Object.prototype.
   const errors = new Map<string, string[]>();

@@ -11,11 +11,11 @@ import { LOGGED_BODY_BYTES } from "../domain/request-log.js";
 import { MAX_PER_PAGE } from "../http/paging.js";
 
 /** A table's rows per page unless the query asks for another count (1 to MAX_PER_PAGE). */
-export const PER_PAGE = 50;
+const PER_PAGE = 50;
 /** The longest search kept; a longer one is cut (and the table says so). */
-export const MAX_SEARCH = 100;
+const MAX_SEARCH = 100;
 /** A table with fewer records than this is read at a glance: it gets no filter bar (fewer Tab stops). */
-export const FILTER_FROM = 6;
+const FILTER_FROM = 6;
 
 // ---- Time -----------------------------------------------------------------------------------------
 

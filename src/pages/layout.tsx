@@ -7,7 +7,7 @@
 import type { Child } from "hono/jsx";
 import { raw } from "hono/html";
 
-export const BASE_CSS = `
+const BASE_CSS = `
 :root { --ink:#14213d; --muted:#4a5568; --brand:#0b6e4f; --brand-ink:#ffffff; --bg:#f4f6f8; --card:#ffffff;
   --ok:#0b6e4f; --warn:#8a4b00; --bad:#a4161a; --line:#d7dde4; font-family: system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; }
 * { box-sizing: border-box; }

@@ -84,7 +84,7 @@ export function readScenarioFile(path: string): Scenario {
 }
 
 /** "+5m" after `start`, or an absolute ISO time. */
-export function timeOf(at: string, start: number): number {
+function timeOf(at: string, start: number): number {
   return at.startsWith("+") ? start + durationMs(at.slice(1)) : Date.parse(at);
 }
 

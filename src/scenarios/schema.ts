@@ -26,7 +26,7 @@ const merchantRef = alias.optional();
 const money = amount({ min: 0.01, max: 10_000_000_000 });
 const list = <T extends z.ZodType>(item: T, max = MAX_SCENARIO_OBJECTS) => z.array(item).max(max, { message: `At most ${max} entries.` }).default([]);
 /** "+5m", "+90s", "+2h", "+1d" after the scenario start, or an ISO time. */
-export const offset = z
+const offset = z
   .string()
   .max(40)
   .regex(/^(\+\d{1,12}(\.\d{1,6})?(s|m|h|d)|\d{4}-\d{2}-\d{2}T.+)$/, { message: 'Use "+30s", "+5m", "+2h", "+1d" or an ISO time.' });
@@ -126,7 +126,7 @@ const TimelineEntry = z
 const Json: z.ZodType<unknown> = z.lazy(() => z.union([z.string(), z.number(), z.boolean(), z.null(), z.array(Json), z.record(z.string(), Json)]));
 
 /** The longest a request step waits for its answer, in wall-clock seconds (`timeout_seconds`). */
-export const MAX_CLIENT_TIMEOUT_SECONDS = 300;
+const MAX_CLIENT_TIMEOUT_SECONDS = 300;
 
 const Step = z.union([
   z
@@ -217,4 +217,3 @@ export const ScenarioSchema = z
 
 export type Scenario = z.infer<typeof ScenarioSchema>;
 export type ScenarioStep = Scenario["steps"][number];
-export type ScenarioMerchant = z.infer<typeof Merchant>;
