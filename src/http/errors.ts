@@ -134,7 +134,7 @@ export const notFound: NotFoundHandler = (c) =>
 
 /**
  * Answers an error as hono does between two middlewares (the error kept on the context, its answer the
- * response), for the API's pipeline, which runs its stages in one frame (app.ts).
+ * response), for the API's pipeline, which runs its stages in one frame (http/pipeline.ts).
  */
 export async function answerError(c: Context, err: unknown): Promise<void> {
   if (!(err instanceof Error)) throw err;

@@ -85,7 +85,7 @@ export const afterCommitErrors = (what: string, operation: ResponseOperation) =>
   504: { gatewayTimeoutAfterCommit: AFTER_COMMIT.gatewayTimeout(`The ${what} was made, then the answer timed out (an outcome rule response gateway_timeout)`, operation) },
 });
 
-/** What any route can answer, worded as the sandbox words it (src/http/errors.ts, auth.ts, app.ts). */
+/** What any route can answer, worded as the sandbox words it (src/http/errors.ts, auth.ts, body-limit.ts). */
 const GENERIC_ERRORS: Record<Exclude<ErrorStatus, 404 | 409 | 504>, Examples> = {
   400: { invalidJson: errorExample("The body is not valid JSON", "INVALID_JSON", "The request body is not valid JSON.") },
   401: {

@@ -6,7 +6,7 @@
  *   applied, or the connection reset on purpose) records it, with its bodies, for the merchant the
  *   credentials proved, even when it was refused before they were checked (a body too large, not JSON).
  *   A request refused for its credentials proves no merchant and is not logged.
- * - `markRequest`, a stage of the API's pipeline (app.ts), inside the clock's catch-up right around the
+ * - `markRequest`, a stage of the API's pipeline (http/pipeline.ts), inside the clock's catch-up right around the
  *   handler: the merchant-clock time the request was served at, and the webhook events the handler
  *   itself caused (not those of timers that came due first).
  *

@@ -1,7 +1,7 @@
 /**
  * Ambiguous answers: an operation that moves money commits, and then its answer is lost (the connection
  * is reset), late (a slow response) or a 5xx, as outcome rules `response` and the magic payout accounts
- * decide (domain/outcomes.ts, planResponseFault). Two stages of the API's pipeline (app.ts):
+ * decide (domain/outcomes.ts, planResponseFault). Two stages of the API's pipeline (http/pipeline.ts):
  *
  * - `decideResponseFault` runs inside the save, right after the handler: once the handler has
  *   succeeded it asks the domain, so the rule's use is saved with the change itself;
@@ -65,7 +65,7 @@ function scalarFields(body: unknown): Record<string, unknown> {
 
 /**
  * Right after the handler: once it has succeeded, asks the domain what happens to the answer (a plain
- * function: the API's pipeline runs its stages in one frame, app.ts).
+ * function: the API's pipeline runs its stages in one frame, http/pipeline.ts).
  */
 export function decideResponseFault(c: Context<AppEnv>, operationOf: OperationOf): void {
   if (c.req.method !== "POST" || c.res.status >= 300 || !c.get("tenant")) return;
