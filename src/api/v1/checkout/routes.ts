@@ -8,7 +8,7 @@ import { CheckoutSchema } from "../../../domain/checkout.js";
 import { amount, email, isoTime, text } from "../../../domain/fields.js";
 import { CHECKOUT_DESCRIPTION_MAX, CHECKOUT_MIN_AMOUNT, CHECKOUT_VALIDITY_MS, MINUTE } from "../../../domain/limits.js";
 import { requireCapability } from "../../../http/capability.js";
-import { demoCheckoutRecord, EXAMPLE_BASE_URL as BASE } from "../../../http/demo-examples.js";
+import { demoCheckoutRecord, demoNextId, EXAMPLE_BASE_URL as BASE } from "../../../http/demo-examples.js";
 import { body, errorExample, errors, examples, invalidExample, json } from "../../../http/openapi.js";
 import { routes, Success } from "../../../http/route.js";
 
@@ -29,21 +29,18 @@ const CreateCheckout = z
   })
   .openapi("CreateCheckout");
 
-const CheckoutCreated = z
-  .object({
-    success: z.literal(true),
-    payment_link: z.string(),
-    checkout_url: z.string(),
-    reference: z.string(),
-    transaction_id: z.string().openapi({ description: "The link's transaction identifier, the key for reconciliation (the checkout.completed webhook carries it)" }),
-    order_no: z.string().openapi({ description: "Equal to transaction_id" }),
-    amount: z.number(),
-    currency: z.literal("NGN"),
-    status: z.enum(["pending", "paid", "expired"]),
-    expires_at: isoTime,
-    paid_at: z.null(),
-  })
-  .openapi("CheckoutCreated");
+const CheckoutCreated = Success({
+  payment_link: z.string(),
+  checkout_url: z.string(),
+  reference: z.string(),
+  transaction_id: z.string().openapi({ description: "The link's transaction identifier, the key for reconciliation (the checkout.completed webhook carries it)" }),
+  order_no: z.string().openapi({ description: "Equal to transaction_id" }),
+  amount: z.number(),
+  currency: z.literal("NGN"),
+  status: z.enum(["pending", "paid", "expired"]),
+  expires_at: isoTime,
+  paid_at: z.null(),
+}).openapi("CheckoutCreated");
 
 /** Refused for every checkout route of a merchant without the capability (http/capability.ts). */
 const FORBIDDEN = {
@@ -53,14 +50,18 @@ const FORBIDDEN = {
 
 // ---- POST /checkout/create -----------------------------------------------------------------------
 
-/** A new link's answer, as created at the examples' time. */
-const created = (reference: string, order_no: string, amount: number) => ({
+/** The reference and transaction id a fresh demo merchant gives its next link. */
+const NEXT_LINK = demoNextId("CHK");
+const NEXT_ORDER = demoNextId("TXN", 1);
+
+/** A new link's answer, as a fresh demo merchant makes it at the examples' time. */
+const created = (amount: number) => ({
   success: true,
-  payment_link: `${BASE}/pay/${reference}`,
-  checkout_url: `${BASE}/processor/checkout/${reference}`,
-  reference,
-  transaction_id: order_no,
-  order_no,
+  payment_link: `${BASE}/pay/${NEXT_LINK}`,
+  checkout_url: `${BASE}/processor/checkout/${NEXT_LINK}`,
+  reference: NEXT_LINK,
+  transaction_id: NEXT_ORDER,
+  order_no: NEXT_ORDER,
   amount,
   currency: "NGN",
   status: "pending",
@@ -118,8 +119,8 @@ credits nothing and leaves the link \`pending\`, and a link already paid or expi
   }),
   responses: {
     200: json(CheckoutCreated, "The payment link (fields at the top level)", {
-      paymentLink: { summary: `The new link, pending for ${VALIDITY}`, value: created("CHK_DTI66WQ301SA53A0", "TXN_C9DDZRIHPSULSJ8H", 12500) },
-      amountOnly: { summary: "The new link", value: created("CHK_32WJPO77L0TUWTZ5", "TXN_66WQ301SA53A0KGZ", 5000) },
+      paymentLink: { summary: `The new link, pending for ${VALIDITY}`, value: created(12500) },
+      amountOnly: { summary: "The new link", value: created(5000) },
     }),
     ...errors({
       403: FORBIDDEN,
@@ -169,13 +170,13 @@ reads \`expired\` from ${VALIDITY} after that.
         value: { success: true, data: demoCheckoutRecord("pending") },
       },
       paidLink: {
-        summary: "A paid link",
+        summary: "A paid link (the paymentLink example's, once paid)",
         value: {
           success: true,
           data: {
-            reference: "CHK_DTI66WQ301SA53A0",
-            transaction_id: "TXN_C9DDZRIHPSULSJ8H",
-            order_no: "TXN_C9DDZRIHPSULSJ8H",
+            reference: NEXT_LINK,
+            transaction_id: NEXT_ORDER,
+            order_no: NEXT_ORDER,
             status: "paid",
             amount: 12500,
             currency: "NGN",
@@ -183,14 +184,14 @@ reads \`expired\` from ${VALIDITY} after that.
             customer_email: "ada@example.com",
             customer_name: "Ada Obi",
             redirect_url: "https://mamaput.example.com/orders/1001/thanks",
-            account_number: "8771511476",
+            account_number: "9837055172",
             account_name: "Mama Put Foods Ltd Checkout",
             bank_name: "Partner Bank (Sandbox)",
             created_at: "2026-03-02T09:00:00.000Z",
             expires_at: "2026-03-02T09:30:00.000Z",
             paid_at: "2026-03-02T09:04:12.000Z",
-            payment_link: `${BASE}/pay/CHK_DTI66WQ301SA53A0`,
-            checkout_url: `${BASE}/processor/checkout/CHK_DTI66WQ301SA53A0`,
+            payment_link: `${BASE}/pay/${NEXT_LINK}`,
+            checkout_url: `${BASE}/processor/checkout/${NEXT_LINK}`,
           },
         },
       },
