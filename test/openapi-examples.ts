@@ -125,8 +125,8 @@ export function valueDrift(actual: unknown, twin: unknown, expected: unknown, pa
   return [`${at}: ${JSON.stringify(expected)} documented, ${JSON.stringify(actual)} sent`];
 }
 
-/** Fields measured on the wall clock, never deterministic. */
-const WALL_CLOCK = new Set(["latency_ms"]);
+/** Fields measured on the wall clock, never deterministic (a delivery's or request's latency, a doctor run's duration). */
+const WALL_CLOCK = new Set(["latency_ms", "duration_ms"]);
 
 /** The document's examples show links on the default server; the test app answers on its own origin. */
 export const onOrigin = (value: unknown, origin: string): unknown =>

@@ -1,9 +1,10 @@
 /**
  * The demo merchant as the OpenAPI examples show it: the deterministic objects its sample activity
- * (fixtures/demo-activity.json) makes on every start, which path and query examples name, and the
- * records shared by more than one operation's examples. test/platform/openapi-examples.test.ts proves
- * the ids against a fresh demo merchant.
+ * (fixtures/demo-activity.json) makes on every start, which path and query examples name, the ids it
+ * makes next, and the records shared by more than one operation's examples.
+ * test/platform/openapi-examples.test.ts proves the values against a fresh demo merchant.
  */
+import { newMerchantConfig } from "../domain/merchant.js";
 
 /** The demo merchant's objects. */
 export const DEMO = {
@@ -22,6 +23,24 @@ export const DEMO = {
 /** The time every example shows: the demo merchant's clock when its sample activity ran. */
 export const AT = "2026-03-02T09:00:00.000Z";
 
+/** The demo merchant's settings (fixtures/merchants.json), made by the rules that make every merchant. */
+export const DEMO_CONFIG = newMerchantConfig(
+  { merchant_id: DEMO.merchantId, api_key: "pk_test_demo_4b1f0c9e7a2d46d1", api_secret: "sk_test_demo_9f3e2a7c5b8d4e61a0c2", webhook_secret: "whsec_demo_2c7e9a1f4b6d8e03" },
+  { business_name: "Mama Put Foods Ltd", kyc: { bvn: "22212345678", nin: null }, webhook_capture: { fail_first: 0 } },
+  "realtime",
+  Date.parse(AT),
+);
+
+/**
+ * The random part of the next identifiers a fresh demo merchant makes, in order: the first new id of a
+ * request (a CHK_, PAYOUT_ or VTU_ reference, a lever's TXN_) ends in the first, the id made after it
+ * (the TXN_ or PO_ beside that reference) in the second.
+ */
+const DEMO_NEXT_IDS = ["66WQ301SA53A0KGZ", "DDZRIHPSULSJ8HKV"] as const;
+
+/** The demo merchant's next new identifier with `prefix`: `demoNextId("CHK")` is the reference of the next payment link. */
+export const demoNextId = (prefix: string, nth: 0 | 1 = 0) => `${prefix}_${DEMO_NEXT_IDS[nth]}`;
+
 /** The demo's payout that stays processing (account ending 0002), as POST /api/v1/payout/transfer answered it. */
 export const DEMO_PROCESSING_PAYOUT = {
   reference: DEMO.processingPayout,
@@ -37,6 +56,25 @@ export const DEMO_PROCESSING_PAYOUT = {
   bank_name: "Guaranty Trust Bank",
   narration: "Refund for order 1001",
   created_at: AT,
+};
+
+/**
+ * The demo's payout held for review (at or above the review threshold), as POST /api/v1/payout/transfer
+ * answered it: the same bank and time as the one processing.
+ */
+export const DEMO_HELD_PAYOUT = {
+  ...DEMO_PROCESSING_PAYOUT,
+  reference: DEMO.heldPayout,
+  amount: 1500000,
+  fee: 1000,
+  total_deducted: 1501000,
+  net_amount: 1500000,
+  order_no: "PO_V4MUVUIU0KL3C47G",
+  transaction_id: "PO_V4MUVUIU0KL3C47G",
+  status: "pending_approval",
+  account: "****3003",
+  account_name: "ADEYEMI IBRAHIM IFEOMA",
+  narration: "Supplier settlement",
 };
 
 /** The base URL of links in examples: the sandbox as `npm start` serves it. */
@@ -81,4 +119,16 @@ export const demoPaymentRecord = (reference: string, amount: number, status: str
 export const DEMO_PAYMENTS = {
   cleared: demoPaymentRecord("Order 1001", 5000, "success", "OKAFOR CHINEDU EMMANUEL", "Guaranty Trust Bank", "TXN_1TFI4AI7WX9S54YS"),
   pending: (status = "pending") => demoPaymentRecord("Order 1003", 2500, status, "OBI ADAEZE", "Access Bank", DEMO.pendingPayment),
+};
+
+/** The data of the demo's payment.received event (its cleared payment), as the webhook carries it, in that order. */
+export const DEMO_PAYMENT_RECEIVED = {
+  reference: DEMO_PAYMENTS.cleared.reference,
+  amount: DEMO_PAYMENTS.cleared.amount,
+  currency: "NGN",
+  virtual_account: DEMO.virtualAccount,
+  payer_name: DEMO_PAYMENTS.cleared.payer_name,
+  payer_bank: DEMO_PAYMENTS.cleared.payer_bank,
+  transaction_id: DEMO_PAYMENTS.cleared.transaction_id,
+  status: "successful",
 };

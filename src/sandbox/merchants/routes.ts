@@ -10,7 +10,7 @@ import { applySettings, DEFAULTS, merchantView, newMerchantConfig, type Credenti
 import { MerchantSettingsSchema, NewMerchantSchema } from "../../domain/merchant-settings.js";
 import { thousands } from "../../domain/money.js";
 import type { ClockMode, MerchantConfig } from "../../domain/records.js";
-import { AT, DEMO } from "../../http/demo-examples.js";
+import { AT, DEMO, DEMO_CONFIG } from "../../http/demo-examples.js";
 import { body, errorExample, json } from "../../http/openapi.js";
 import { routes, Success } from "../../http/route.js";
 import { controlErrors, openErrors, validationError } from "../errors.js";
@@ -60,13 +60,7 @@ function signedUp(credentials: Credentials, { wallet_balance = DEFAULTS.wallet_b
   return shown(newMerchantConfig(credentials, settings, SIGN_UP_CLOCK, Date.parse(AT)), wallet_balance);
 }
 
-/** The demo merchant (fixtures/merchants.json) after its sample activity. */
-const DEMO_CONFIG = newMerchantConfig(
-  { merchant_id: DEMO.merchantId, api_key: "pk_test_demo_4b1f0c9e7a2d46d1", api_secret: "sk_test_demo_9f3e2a7c5b8d4e61a0c2", webhook_secret: "whsec_demo_2c7e9a1f4b6d8e03" },
-  { business_name: "Mama Put Foods Ltd", kyc: { bvn: "22212345678", nin: null }, webhook_capture: { fail_first: 0 } },
-  "realtime",
-  Date.parse(AT),
-);
+/** The demo merchant after its sample activity. */
 const DEMO_BALANCE = 836850;
 const DEMO_MERCHANT = shown(DEMO_CONFIG, DEMO_BALANCE);
 

@@ -10,7 +10,7 @@ import { DEFAULTS } from "../../domain/merchant.js";
 import { thousands } from "../../domain/money.js";
 import { PAYOUT_MAGIC } from "../../domain/outcomes.js";
 import { PayoutStatusSchema } from "../../domain/payouts.js";
-import { AT, DEMO, DEMO_PROCESSING_PAYOUT } from "../../http/demo-examples.js";
+import { AT, DEMO, DEMO_HELD_PAYOUT, DEMO_PROCESSING_PAYOUT } from "../../http/demo-examples.js";
 import { errorExample, examples, invalidExample, json, type Examples } from "../../http/openapi.js";
 import { routes, Success } from "../../http/route.js";
 import { MAX_PER_PAGE } from "../../http/paging.js";
@@ -95,24 +95,10 @@ const leverResponses = (on: Takes, action: string, named: Examples) => ({
   }),
 });
 
-/** The demo payout held for review, as the processing one's record reads beside it. */
-const HELD = {
-  ...DEMO_PROCESSING_PAYOUT,
-  reference: DEMO.heldPayout,
-  amount: 1500000,
-  fee: 1000,
-  total_deducted: 1501000,
-  net_amount: 1500000,
-  order_no: "PO_V4MUVUIU0KL3C47G",
-  transaction_id: "PO_V4MUVUIU0KL3C47G",
-  account: "****3003",
-  account_name: "ADEYEMI IBRAHIM IFEOMA",
-  narration: "Supplier settlement",
-};
 /** A demo payout's full status record: the held one or the processing one, in `status`. */
 const payoutRecord = (held: boolean, status: string, processed: boolean, error: string | null) => ({
   success: true,
-  data: { ...(held ? HELD : DEMO_PROCESSING_PAYOUT), status, processed_at: processed ? AT : null, source: "api", error },
+  data: { ...(held ? DEMO_HELD_PAYOUT : DEMO_PROCESSING_PAYOUT), status, processed_at: processed ? AT : null, source: "api", error },
 });
 
 // ---- The levers ------------------------------------------------------------------------------------

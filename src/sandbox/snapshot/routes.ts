@@ -1,15 +1,19 @@
 /**
  * The snapshot's contract: export and restore a merchant's whole state as one JSON document (the format
- * of `--data` files). The example is a real snapshot, made by the rules that make merchants and documents.
+ * of `--data` files). The examples are real snapshots (GET's the demo merchant's, its lists cut to their
+ * first record; PUT's a small merchant's), made by the rules that make merchants and documents.
  */
 import { z } from "@hono/zod-openapi";
+import { CARD_VALIDITY_YEARS } from "../../domain/cards.js";
 import { newMerchantConfig } from "../../domain/merchant.js";
-import { SNAPSHOT_FORMAT, SnapshotSchema, toSnapshot } from "../../domain/snapshot.js";
+import { SNAPSHOT_FORMAT, SnapshotSchema, toSnapshot, type Snapshot } from "../../domain/snapshot.js";
 import { emptyState } from "../../domain/state.js";
+import { CAPTURE_URL, CAPTURED } from "../../domain/webhook-policy.js";
 import { megabytes, SNAPSHOT_LIMIT_BYTES } from "../../http/body-limit.js";
-import { AT } from "../../http/demo-examples.js";
+import { AT, DEMO, DEMO_CONFIG, DEMO_HELD_PAYOUT, DEMO_PAYMENT_RECEIVED, DEMO_PAYMENTS, demoCheckoutRecord } from "../../http/demo-examples.js";
 import { errorExample, json } from "../../http/openapi.js";
 import { routes, Success } from "../../http/route.js";
+import { USER_AGENT } from "../../webhooks/dispatcher.js";
 import { controlErrors, validationError } from "../errors.js";
 
 const route = routes({ tags: ["Sandbox"] });
@@ -24,6 +28,17 @@ const SnapshotBody = z.preprocess(
 
 const CREATED = Date.parse(AT);
 const OPENING = 5000000;
+
+/** A merchant's first ledger entry: its opening balance, in kobo. */
+const openingEntry = (amount: number, transaction_id: string) => ({
+  entry_id: 1,
+  at: CREATED,
+  kind: "wallet_funding" as const,
+  amount,
+  balance_after: amount,
+  transaction_id,
+  description: "Opening balance (sandbox)",
+});
 
 /** A merchant just signed up (default settings, a manual clock) with NGN 50,000, as GET /sandbox/v1/snapshot returned it. */
 const SMALL_MERCHANT = newMerchantConfig(
@@ -42,19 +57,187 @@ const SMALL_SNAPSHOT = toSnapshot(
   { ...SMALL_MERCHANT.clock, now: CREATED },
   {
     ...emptyState(),
-    ledger: [
-      {
-        entry_id: 1,
-        at: CREATED,
-        kind: "wallet_funding",
-        amount: OPENING,
-        balance_after: OPENING,
-        transaction_id: "TXN_21DBLN3AMMKM9U6U",
-        description: "Opening balance (sandbox)",
-      },
-    ],
+    ledger: [openingEntry(OPENING, "TXN_21DBLN3AMMKM9U6U")],
   },
 );
+
+const checkout = demoCheckoutRecord("pending");
+const { reference, payer_name, payer_bank, transaction_id } = DEMO_PAYMENTS.cleared;
+const NONCE = "2ff4fd3185f655010087054ee5706522";
+const SIGNATURE = "1c2fbd72ca27bba63798be4a13000500110590cd56b6e4042a1b2f4a45e81a71";
+const HELD = DEMO_HELD_PAYOUT;
+
+/**
+ * The demo merchant after its sample activity (fixtures/demo-activity.json), as GET /sandbox/v1/snapshot
+ * returns it, each list cut to its first record: the settings and clock by the rules that make them, the
+ * records as the activity made them (amounts in kobo, times in ms).
+ */
+const DEMO_BASE = toSnapshot(DEMO_CONFIG, { ...DEMO_CONFIG.clock, now: CREATED }, emptyState());
+const DEMO_SNAPSHOT: Snapshot = {
+  ...DEMO_BASE,
+  state: {
+    ...DEMO_BASE.state,
+    ledger: [openingEntry(250000000, "TXN_WZ92IQRBTB1VTM0L")],
+    virtual_accounts: [
+      {
+        account_number: DEMO.virtualAccount,
+        account_name: "Mama Put Foods Ltd-Ada Obi",
+        bank_name: checkout.bank_name,
+        customer_type: "individual",
+        customer_name: "Ada Obi",
+        customer_email: "ada@example.com",
+        reference: "customer-ada",
+        status: "Enabled",
+        created_at: CREATED,
+        identity: { type: "bvn", value: DEMO_CONFIG.kyc.bvn!, source: "customer" },
+      },
+    ],
+    va_payments: [
+      { reference, amount: 500000, currency: "NGN", status: "success", payer_name, payer_bank, virtual_account: DEMO.virtualAccount, transaction_id, created_at: CREATED, plan: null },
+    ],
+    checkouts: [
+      {
+        reference: checkout.reference,
+        transaction_id: checkout.transaction_id,
+        amount: 1250000,
+        description: checkout.description,
+        status: "pending",
+        customer_email: checkout.customer_email,
+        customer_name: null,
+        redirect_url: null,
+        paid_at: null,
+        account_number: checkout.account_number,
+        account_name: checkout.account_name,
+        bank_name: checkout.bank_name,
+        created_at: CREATED,
+        expires_at: Date.parse(checkout.expires_at),
+      },
+    ],
+    payouts: [
+      {
+        reference: HELD.reference,
+        order_no: HELD.order_no,
+        amount: 150000000,
+        fee: 100000,
+        total_deducted: 150100000,
+        status: "pending_approval",
+        bank_code: "058",
+        bank_name: HELD.bank_name,
+        account_number: "1002003003",
+        account_name: HELD.account_name,
+        narration: HELD.narration,
+        source: "api",
+        client_ip: "127.0.0.1",
+        created_at: CREATED,
+        processed_at: null,
+        error: null,
+        plan: { outcome: "completed", delay_ms: 30000, error: null, queries: null },
+      },
+    ],
+    vtu: [
+      {
+        reference: DEMO.vtu,
+        transaction_id: "TXN_N408IIWLSHCFE7TA",
+        service: "airtime",
+        amount: 50000,
+        status: "processing",
+        message: "Transaction is processing; poll the status endpoint for the final outcome.",
+        description: "MTN VTU airtime of NGN 500.00 to 08055555555",
+        token: null,
+        pins: null,
+        issues: null,
+        created_at: CREATED,
+        settled_at: null,
+        details: { network: "mtn", phone: "08055555555", airtime_type: "VTU" },
+        plan: { then: "hold", delay_ms: 60000, queries: null },
+      },
+    ],
+    cardholders: [
+      { cardholder_id: 1, first_name: "Ada", last_name: "Obi", full_name: "Ada Obi", email: "ada.cards@example.com", phone: "08031234567", kyc_status: "APPROVED", created_at: CREATED },
+    ],
+    cards: [
+      {
+        card_id: 1,
+        cardholder_id: 1,
+        brand: "VISA",
+        pan: "4322487251412336",
+        masked_pan: "4322 48** **** 2336",
+        expiry_month: new Date(AT).getUTCMonth() + 1,
+        expiry_year: new Date(AT).getUTCFullYear() + CARD_VALIDITY_YEARS,
+        currency: "USD",
+        balance: 10000,
+        status: "active",
+        label: "Ads spend",
+        created_at: CREATED,
+      },
+    ],
+    card_transactions: [
+      {
+        transaction_id: "TXN_IEFKR5ZGCF1RYSW5",
+        card_id: 1,
+        type: "funding",
+        status: "success",
+        amount: 10000,
+        balance_after: 10000,
+        description: "Card funding",
+        merchant_name: null,
+        decline_reason: null,
+        created_at: CREATED,
+      },
+    ],
+    sequences: { cardholder: 2, card: 3, timer: 2, rule: 1, captured: 1 },
+    // The pending transfer settles a day later (its settle_after_seconds in the sample activity).
+    timers: [{ at: CREATED + 86_400_000, seq: 2, kind: "va_payment.settle", merchantId: DEMO.merchantId, ref: DEMO.pendingPayment }],
+    outcome_rules: [
+      { id: DEMO.rule, target: "payout", match: { reference: "will-fail" }, outcome: "failed", delay_seconds: null, times: null, window_seconds: null, queries: null, created_at: CREATED },
+    ],
+    events: [
+      {
+        id: DEMO.event,
+        type: "payment.received",
+        transaction_id,
+        data: DEMO_PAYMENT_RECEIVED,
+        created_at: CREATED,
+        status: "delivered",
+        attempts: 1,
+        scheduled_attempts: 1,
+        next_attempt_at: null,
+        error: null,
+      },
+    ],
+    deliveries: [
+      {
+        id: "DLV_4SFAJMJXPP2INF8B",
+        event_id: DEMO.event,
+        event_type: "payment.received",
+        trigger: "initial",
+        url: CAPTURE_URL,
+        sent_at: CREATED,
+        nonce: NONCE,
+        request_headers: { "content-type": "application/json", "user-agent": USER_AGENT, "x-webhook-signature": SIGNATURE },
+        request_body: JSON.stringify({ event: "payment.received", nonce: NONCE, sent_at: AT, data: DEMO_PAYMENT_RECEIVED }),
+        ...CAPTURED,
+        fault: null,
+        next_retry_at: null,
+        outcome: "delivered",
+      },
+    ],
+    windows: {
+      payout_attempts: [CREATED, CREATED],
+      payout_attempts_by_ip: [{ ip: "127.0.0.1", times: [CREATED, CREATED] }],
+      payout_volume: {
+        entries: [
+          { at: CREATED, reference: DEMO.heldPayout, amount: 150000000, counted: true },
+          { at: CREATED, reference: DEMO.processingPayout, amount: 500000, counted: true },
+        ],
+        dayStart: 0,
+        hourStart: 0,
+        daySum: 150500000,
+        hourSum: 150500000,
+      },
+    },
+  },
+};
 
 const FORMAT = `
 The document (\`format: "${SNAPSHOT_FORMAT}"\`, the format of \`--data\` files) has \`merchant\` (its settings and
@@ -80,7 +263,7 @@ ${FORMAT}
 The snapshot holds the merchant's keys and webhook secret: keep it as private as the keys.`.trim(),
   responses: {
     200: json(Success({ data: Snapshot }), "The snapshot", {
-      snapshot: { summary: "A merchant just signed up with NGN 50,000 (one ledger entry)", value: { success: true, data: SMALL_SNAPSHOT } },
+      snapshot: { summary: "The demo merchant after its sample activity (each list cut to its first record)", value: { success: true, data: DEMO_SNAPSHOT } },
     }),
     ...controlErrors(),
   },

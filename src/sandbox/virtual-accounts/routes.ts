@@ -10,7 +10,7 @@ import { IDENTIFIER_DIGITS } from "../../domain/limits.js";
 import { thousands } from "../../domain/money.js";
 import { VA_PAYMENT_STATUSES } from "../../domain/records.js";
 import { DEFAULT_INBOUND_SETTLE_SECONDS, refineArrival, TransactionStatus, TransferArrivalFields } from "../../domain/va-payments.js";
-import { DEMO, DEMO_PAYMENTS, demoPaymentRecord } from "../../http/demo-examples.js";
+import { DEMO, DEMO_PAYMENTS, demoNextId, demoPaymentRecord } from "../../http/demo-examples.js";
 import { body, errorExample, examples, invalidExample, json, type Examples } from "../../http/openapi.js";
 import { routes, Success } from "../../http/route.js";
 import { controlErrors, validationError } from "../errors.js";
@@ -44,7 +44,7 @@ const SimulateTransfer = z
 /** A new payment of NGN 7,500 into the demo account (the next transaction_id the demo hands out). */
 const payment = (reference: string, payer_name: string, payer_bank: string, status = "success") => ({
   success: true,
-  data: demoPaymentRecord(reference, 7500, status, payer_name, payer_bank, "TXN_66WQ301SA53A0KGZ"),
+  data: demoPaymentRecord(reference, 7500, status, payer_name, payer_bank, demoNextId("TXN")),
 });
 const demoAccount = (names: string[]): Examples => Object.fromEntries(names.map((n) => [n, { summary: "The demo's virtual account", value: DEMO.virtualAccount }]));
 

@@ -9,7 +9,7 @@ import { amount, text } from "../../domain/fields.js";
 import { DEFAULTS } from "../../domain/merchant.js";
 import { thousands } from "../../domain/money.js";
 import { KYC_MAGIC } from "../../domain/outcomes.js";
-import { AT } from "../../http/demo-examples.js";
+import { AT, demoNextId } from "../../http/demo-examples.js";
 import { body, errorExample, examples, json } from "../../http/openapi.js";
 import { routes, Success } from "../../http/route.js";
 import { pathId } from "../../http/schemas.js";
@@ -68,7 +68,7 @@ export const DEFAULT_SPEND_MERCHANT = "AMAZON MKTPLACE";
 const cardTxn = (card_id: number, status: string, balance_after: number, merchant_name: string, decline_reason: string | null) => ({
   success: true,
   data: {
-    transaction_id: "TXN_66WQ301SA53A0KGZ",
+    transaction_id: demoNextId("TXN"),
     card_id,
     type: "spend",
     status,

@@ -7,7 +7,7 @@ import { MAX_AMOUNT, MAX_BALANCE_MINOR } from "../../domain/bounds.js";
 import { amount, isoTime, text } from "../../domain/fields.js";
 import { thousands, toMajor } from "../../domain/money.js";
 import { LEDGER_KINDS } from "../../domain/records.js";
-import { AT, DEMO } from "../../http/demo-examples.js";
+import { AT, DEMO, demoNextId } from "../../http/demo-examples.js";
 import { body, errorExample, json } from "../../http/openapi.js";
 import { routes, Success } from "../../http/route.js";
 import { controlErrors, validationError } from "../errors.js";
@@ -52,7 +52,7 @@ POST /sandbox/v1/virtual-accounts/{account_number}/transfers instead.`.trim(),
     200: json(Success({ data: z.object({ balance: z.number(), currency: z.literal("NGN"), updated_at: isoTime, transaction_id: z.string() }) }), "The new balance", {
       topUp: {
         summary: "The new balance",
-        value: { success: true, data: { balance: 886850, currency: "NGN", updated_at: AT, transaction_id: "TXN_66WQ301SA53A0KGZ" } },
+        value: { success: true, data: { balance: 886850, currency: "NGN", updated_at: AT, transaction_id: demoNextId("TXN") } },
       },
     }),
     ...controlErrors({

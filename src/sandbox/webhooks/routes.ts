@@ -10,7 +10,7 @@ import { isoTime } from "../../domain/fields.js";
 import { inWords, thousands } from "../../domain/money.js";
 import { DeliveryTriggers } from "../../domain/records.js";
 import { CAPTURE_URL, CAPTURED } from "../../domain/webhook-policy.js";
-import { AT, DEMO } from "../../http/demo-examples.js";
+import { AT, DEMO, DEMO_PAYMENT_RECEIVED, demoNextId } from "../../http/demo-examples.js";
 import { errorExample, errors, example, examples, json } from "../../http/openapi.js";
 import { routes, Success } from "../../http/route.js";
 import { USER_AGENT } from "../../webhooks/dispatcher.js";
@@ -63,17 +63,6 @@ const Incident = z
 
 // ---- Example pieces: the demo's payment.received and its deliveries to the built-in capture ----
 
-const PAYMENT_DATA = {
-  reference: "Order 1001",
-  amount: 5000,
-  currency: "NGN",
-  virtual_account: DEMO.virtualAccount,
-  payer_name: "OKAFOR CHINEDU EMMANUEL",
-  payer_bank: "Guaranty Trust Bank",
-  transaction_id: "TXN_1TFI4AI7WX9S54YS",
-  status: "successful",
-};
-
 /** A delivery answered 200 by the built-in capture, as the delivery log shows it. */
 const captured = (fields: { id: string; event_id: string; event_type: string; trigger: string; nonce: string; signature: string; data: object }) => ({
   id: fields.id,
@@ -93,7 +82,7 @@ const captured = (fields: { id: string; event_id: string; event_type: string; tr
 
 /** A delivery of the demo's payment.received. */
 const paymentDelivery = (id: string, trigger: string, nonce: string, signature: string) =>
-  captured({ id, event_id: DEMO.event, event_type: "payment.received", trigger, nonce, signature, data: PAYMENT_DATA });
+  captured({ id, event_id: DEMO.event, event_type: "payment.received", trigger, nonce, signature, data: DEMO_PAYMENT_RECEIVED });
 
 const NO_URL = {
   noUrl: errorExample(
@@ -115,7 +104,7 @@ const demoEvents = {
       next_attempt_at: null,
       error: null,
       created_at: AT,
-      data: PAYMENT_DATA,
+      data: DEMO_PAYMENT_RECEIVED,
     },
   ],
 };
@@ -242,7 +231,7 @@ has already processed. Demo merchant: \`${DEMO.event}\` (\`payment.received\`).`
         summary: "The new delivery, answered 200 by the built-in receiver",
         value: {
           success: true,
-          data: paymentDelivery("DLV_66WQ301SA53A0KGZ", "redeliver", "d8f4dd13f2110e187810e71c6f8b6516", "b02a15ae44986c13951356c94c302bb7fb6828a1ccd42bb5d23b7526b42fd5a0"),
+          data: paymentDelivery(demoNextId("DLV"), "redeliver", "d8f4dd13f2110e187810e71c6f8b6516", "b02a15ae44986c13951356c94c302bb7fb6828a1ccd42bb5d23b7526b42fd5a0"),
         },
       },
     }),
@@ -301,12 +290,12 @@ delivery: \`status_code\` (null when the receiver could not be reached, with \`e
           success: true,
           data: captured({
             id: "DLV_686N2JGF3GUNP2H7",
-            event_id: "EVT_DDZRIHPSULSJ8HKV",
+            event_id: demoNextId("EVT", 1),
             event_type: "webhook.test",
             trigger: "test",
             nonce: "c5de4b014d4677ec17ae2305eb337815",
             signature: "628cb7b1925d83701d00d2c0acba97277dcf7c15b14ec98b859f42ec949b58ec",
-            data: { transaction_id: "TEST_66WQ301SA53A0KGZ", status: "test", message: TEST_EVENT_MESSAGE },
+            data: { transaction_id: demoNextId("TEST"), status: "test", message: TEST_EVENT_MESSAGE },
           }),
         },
       },

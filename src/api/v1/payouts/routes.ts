@@ -16,7 +16,7 @@ import { PAYOUT_MAGIC, type PayoutMagic, type ResponseFaultOutcome } from "../..
 import { PayoutSchema, PayoutStatusSchema } from "../../../domain/payouts.js";
 import { maxDelaySeconds } from "../../../domain/records.js";
 import { requireCapability } from "../../../http/capability.js";
-import { AT, DEMO_PROCESSING_PAYOUT } from "../../../http/demo-examples.js";
+import { AT, DEMO_HELD_PAYOUT, DEMO_PROCESSING_PAYOUT, demoNextId } from "../../../http/demo-examples.js";
 import type { AppEnv } from "../../../http/env.js";
 import { AFTER_COMMIT, body, errorExample, errors, examples, invalidExample, json } from "../../../http/openapi.js";
 import { merchantOf, routes, Success } from "../../../http/route.js";
@@ -122,19 +122,7 @@ const statusRecord = (over: Record<string, unknown>) => ({
 });
 
 /** The demo's payout held for review, as GET /payout/status shows it. */
-const HELD_STATUS = statusRecord({
-  reference: "demo-payout-held",
-  amount: 1500000,
-  fee: 1000,
-  total_deducted: 1501000,
-  net_amount: 1500000,
-  order_no: "PO_V4MUVUIU0KL3C47G",
-  transaction_id: "PO_V4MUVUIU0KL3C47G",
-  status: "pending_approval",
-  account: "****3003",
-  account_name: "ADEYEMI IBRAHIM IFEOMA",
-  narration: "Supplier settlement",
-});
+const HELD_STATUS = statusRecord(DEMO_HELD_PAYOUT);
 
 // ---- GET /payout/banks ---------------------------------------------------------------------------
 
@@ -269,15 +257,15 @@ wall-clock time, at most ${maxDelaySeconds("verify_account")}), and a rule with 
 
 // ---- POST /payout/transfer -----------------------------------------------------------------------
 
-/** A transfer's answer: the payout as created (by default NGN 25,000 to the GTB account, processing). */
+/** A transfer's answer: the payout as created (by default NGN 25,000 to the GTB account, processing, with the demo merchant's next ids). */
 const payout = (over: Record<string, unknown>) => ({
-  reference: "PAYOUT_32WJPO77L0TUWTZ5",
+  reference: demoNextId("PAYOUT"),
   amount: 25000,
   fee: 250,
   total_deducted: 25250,
   net_amount: 25000,
-  order_no: "PO_66WQ301SA53A0KGZ",
-  transaction_id: "PO_66WQ301SA53A0KGZ",
+  order_no: demoNextId("PO", 1),
+  transaction_id: demoNextId("PO", 1),
   status: "processing",
   account: "****6785",
   account_name: GTB.account_name,

@@ -110,7 +110,7 @@ const created = (customer_type: "individual" | "business", customer_name: string
   success: true,
   message: MESSAGES.created,
   data: {
-    account_number: "8771511476",
+    account_number: "2465795191",
     account_name: `Mama Put Foods Ltd-${customer_name}`,
     bank_name: PARTNER_BANK.bank_name,
     customer_name,

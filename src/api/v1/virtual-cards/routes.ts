@@ -11,7 +11,7 @@ import { email, phone, text } from "../../../domain/fields.js";
 import { DEFAULTS } from "../../../domain/merchant.js";
 import { inWords, thousands, toMajor } from "../../../domain/money.js";
 import { CARD_FUND_MAGIC, KYC_MAGIC } from "../../../domain/outcomes.js";
-import { AT } from "../../../http/demo-examples.js";
+import { AT, demoNextId } from "../../../http/demo-examples.js";
 import { afterCommitErrors, body, errorExample, errors, invalidExample, json, withDefault, type Examples } from "../../../http/openapi.js";
 import { DEFAULT_PER_PAGE, MAX_PER_PAGE, Pagination } from "../../../http/paging.js";
 import { requireCapability } from "../../../http/capability.js";
@@ -102,7 +102,7 @@ const moved = (message: string, over: Record<string, unknown>) => ({
   success: true,
   message,
   card_id: 1,
-  transaction_id: "TXN_66WQ301SA53A0KGZ",
+  transaction_id: demoNextId("TXN"),
   currency: "USD",
   exchange_rate: RATE,
   ...over,
@@ -244,7 +244,7 @@ The card number is shown masked (\`masked_pan\`); the card expires ${inWords(CAR
   ),
   responses: {
     200: json(CardResponse, "The new card", {
-      issue: { summary: "Issued: active, empty", value: { success: true, ...card({ card_id: 4, label: "Marketing", masked_pan: "4475 29** **** 7710", balance: 0 }) } },
+      issue: { summary: "Issued: active, empty", value: { success: true, ...card({ card_id: 4, label: "Marketing", masked_pan: "4065 07** **** 4654", balance: 0 }) } },
     }),
     ...errors({
       403: SERVICE_NOT_ENABLED,

@@ -11,7 +11,7 @@ import { thousands as naira } from "../../../domain/money.js";
 import { magicPhone, VTU_MAGIC_DIGIT, type ResponseOperation } from "../../../domain/outcomes.js";
 import { VtuTransactionSchema } from "../../../domain/vtu.js";
 import { requireCapability } from "../../../http/capability.js";
-import { AT, DEMO } from "../../../http/demo-examples.js";
+import { AT, DEMO, demoNextId } from "../../../http/demo-examples.js";
 import { afterCommitErrors, body, errorExample, errors, examples, invalidExample, json, type Examples } from "../../../http/openapi.js";
 import { routes, Success } from "../../../http/route.js";
 import {
@@ -86,6 +86,12 @@ const SETTLE_ON_READ_PHONES = `${oneOf(SETTLE_ON_READ.map(([digit]) => code(magi
 
 const PHONE_RULE = "a Nigerian mobile number: `0XXXXXXXXXX`, `234XXXXXXXXXX` or `+234XXXXXXXXXX`, with a 07, 08 or 09 prefix (e.g. `08031234567`)";
 
+/** The reference and transaction id a fresh demo merchant gives its next purchase. */
+const NEXT_PURCHASE = demoNextId("VTU");
+const NEXT_TRANSACTION = demoNextId("TXN", 1);
+/** The prepaid token of the electricity example's purchase. */
+const PREPAID_TOKEN = "5134-1548-6589-6596-4398";
+
 /** A purchase result as the sandbox answers it (the demo merchant's next reference and transaction id). */
 const result = (status: "success" | "processing" | "fail", amount: number, extra: object = {}) => ({
   success: status !== "fail",
@@ -95,11 +101,11 @@ const result = (status: "success" | "processing" | "fail", amount: number, extra
     processing: "Transaction is processing; poll the status endpoint for the final outcome.",
     fail: "Transaction failed. Your wallet has been refunded.",
   }[status],
-  reference: "VTU_32WJPO77L0TUWTZ5",
+  reference: NEXT_PURCHASE,
   token: null,
   ...extra,
   amount,
-  transaction_id: "TXN_66WQ301SA53A0KGZ",
+  transaction_id: NEXT_TRANSACTION,
 });
 
 const FAILED = "Failed: success is false and the wallet is already refunded (still HTTP 200)";
@@ -253,7 +259,7 @@ ${magicNumbers("meter_number")}`,
   responses: purchaseResponses(
     "buyElectricity",
     {
-      prepaid: { summary: "Delivered, with the prepaid token", value: result("success", 5000, { token: "6184-5799-3271-4496-9878" }) },
+      prepaid: { summary: "Delivered, with the prepaid token", value: result("success", 5000, { token: PREPAID_TOKEN }) },
       postpaid: { summary: "Delivered; postpaid has no token", value: result("success", 15000) },
       processing: { summary: "Processing: the token comes with success, on the status endpoint", value: result("processing", 5000) },
     },
@@ -296,8 +302,8 @@ ${PURCHASE_RULES}
         summary: "Delivered, with one PIN per unit",
         value: result("success", 7800, {
           pins: [
-            { pin: "449698783508", serial: "SN5517618457" },
-            { pin: "415486589659", serial: "SN7964118403" },
+            { pin: "596439837055", serial: "SN8985513415" },
+            { pin: "582523874479", serial: "SN6854479589" },
           ],
         }),
       },
@@ -461,18 +467,18 @@ with the settled record.`,
         },
       },
       prepaidSuccess: {
-        summary: "A prepaid electricity purchase that succeeded, with its token",
+        summary: "A prepaid electricity purchase that succeeded, with its token (the electricity prepaid example's)",
         value: {
           success: true,
-          reference: "VTU_32WJPO77L0TUWTZ5",
+          reference: NEXT_PURCHASE,
           type: "debit",
           service: "electricity",
           status: "Success",
           amount: 5000,
           description: "Ikeja Electric prepaid NGN 5000.00 for meter 45012345678",
           date: AT,
-          token: "6184-5799-3271-4496-9878",
-          transaction_id: "TXN_66WQ301SA53A0KGZ",
+          token: PREPAID_TOKEN,
+          transaction_id: NEXT_TRANSACTION,
         },
       },
     }),
