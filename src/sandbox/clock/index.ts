@@ -33,11 +33,11 @@ function targetOf(now: number, req: z.infer<typeof op.Advance>): number {
 
 export function clockRoutes({ driver }: Deps) {
   return router()
-    .openapi(op.read, (c) => c.json(ok({ data: clockView(merchantOf(c).tenant) }), 200))
+    .openapi(op.read, (c) => c.json(ok(clockView(merchantOf(c).tenant)), 200))
     .openapi(op.advance, async (c) => {
       const { tenant } = merchantOf(c);
       const request = c.req.valid("json");
       const { fired } = await driver.advance(tenant, (now) => targetOf(now, request));
-      return c.json(ok({ data: { ...clockView(tenant), fired } }), 200);
+      return c.json(ok({ ...clockView(tenant), fired }), 200);
     });
 }

@@ -54,6 +54,6 @@ export function doctorRoutes({ doctor, dispatcher, shared }: Deps) {
     } finally {
       admission.done(card);
     }
-    return c.json(ok({ data: card }), 200);
+    return c.json(ok(card), 200);
   });
 }

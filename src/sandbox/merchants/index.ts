@@ -4,7 +4,7 @@ import { changeSettings, merchantView, resetState } from "../../domain/merchant.
 import { toMajor, toMinor } from "../../domain/money.js";
 import type { Tenant } from "../../engine/tenant.js";
 import type { Deps } from "../../http/deps.js";
-import { merchantOf, ok } from "../../http/route.js";
+import { merchantOf, ok, okFields } from "../../http/route.js";
 import { router } from "../../http/validation.js";
 import { assertWebhookTarget } from "../webhook-target.js";
 import * as op from "./routes.js";
@@ -26,16 +26,16 @@ export function merchantRoutes({ registry, driver, persist, store, shared }: Dep
       assertWebhookTarget(input.webhook_url, shared);
       const tenant = registry.create(input, { defaultClockMode: op.SIGN_UP_CLOCK });
       await persist?.(tenant);
-      return c.json(ok({ data: merchantResponse(tenant) }), 201);
+      return c.json(ok(merchantResponse(tenant)), 201);
     })
     .openapi(op.remove, async (c) => {
       const { tenant } = merchantOf(c);
       registry.remove(tenant);
       driver.stop(tenant);
       await store?.remove(tenant.id);
-      return c.json(ok({ message: `Merchant ${tenant.id} deleted` }), 200);
+      return c.json(okFields({ message: `Merchant ${tenant.id} deleted` }), 200);
     })
-    .openapi(op.read, (c) => c.json(ok({ data: merchantResponse(merchantOf(c).tenant) }), 200))
+    .openapi(op.read, (c) => c.json(ok(merchantResponse(merchantOf(c).tenant)), 200))
     .openapi(op.update, (c) => {
       const { tenant } = merchantOf(c);
       const settings = c.req.valid("json");
@@ -43,13 +43,13 @@ export function merchantRoutes({ registry, driver, persist, store, shared }: Dep
       const change = changeSettings(tenant.config, tenant.clock.now(), settings);
       tenant.config = change.config;
       if (change.clock) tenant.clock.configure(change.clock);
-      return c.json(ok({ data: merchantResponse(tenant) }), 200);
+      return c.json(ok(merchantResponse(tenant)), 200);
     })
     .openapi(op.reset, (c) => {
       const { tenant, ctx } = merchantOf(c);
       const opening = toMinor(c.req.valid("json").wallet_balance ?? 0);
       registry.resetState(tenant, resetState(ctx, opening));
       driver.stop(tenant);
-      return c.json(ok({ data: merchantResponse(tenant) }), 200);
+      return c.json(ok(merchantResponse(tenant)), 200);
     });
 }

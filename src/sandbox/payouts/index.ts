@@ -2,7 +2,7 @@
 import { listPayouts } from "../../domain/lists.js";
 import { approvePayout, completePayout, failPayout, payoutStatusView, rejectPayout } from "../../domain/payouts.js";
 import type { Deps } from "../../http/deps.js";
-import { merchantOf, ok } from "../../http/route.js";
+import { merchantOf, ok, okFields } from "../../http/route.js";
 import { router } from "../../http/validation.js";
 import * as op from "./routes.js";
 
@@ -10,23 +10,23 @@ export function payoutControlRoutes(_deps: Deps) {
   return router()
     .openapi(op.approve, (c) => {
       const { ctx, state } = merchantOf(c);
-      return c.json(ok({ data: payoutStatusView(approvePayout(ctx, state, c.req.valid("param").reference)) }), 200);
+      return c.json(ok(payoutStatusView(approvePayout(ctx, state, c.req.valid("param").reference))), 200);
     })
     .openapi(op.reject, (c) => {
       const { ctx, state } = merchantOf(c);
-      return c.json(ok({ data: payoutStatusView(rejectPayout(ctx, state, c.req.valid("param").reference, c.req.valid("json").reason)) }), 200);
+      return c.json(ok(payoutStatusView(rejectPayout(ctx, state, c.req.valid("param").reference, c.req.valid("json").reason))), 200);
     })
     .openapi(op.complete, (c) => {
       const { ctx, state } = merchantOf(c);
-      return c.json(ok({ data: payoutStatusView(completePayout(ctx, state, c.req.valid("param").reference)) }), 200);
+      return c.json(ok(payoutStatusView(completePayout(ctx, state, c.req.valid("param").reference))), 200);
     })
     .openapi(op.fail, (c) => {
       const { ctx, state } = merchantOf(c);
-      return c.json(ok({ data: payoutStatusView(failPayout(ctx, state, c.req.valid("param").reference, c.req.valid("json").reason)) }), 200);
+      return c.json(ok(payoutStatusView(failPayout(ctx, state, c.req.valid("param").reference, c.req.valid("json").reason))), 200);
     })
     .openapi(op.list, (c) => {
       const { page, per_page, ...filter } = c.req.valid("query");
       const { items, pagination } = listPayouts(merchantOf(c).state, filter, { page, per_page });
-      return c.json(ok({ data: items.map(payoutStatusView), pagination }), 200);
+      return c.json(okFields({ data: items.map(payoutStatusView), pagination }), 200);
     });
 }

@@ -30,6 +30,6 @@ export function scenarioRoutes({ registry, afterChange, shared }: Deps) {
         return [alias, { merchant_id, api_key, api_secret, webhook_secret }];
       }),
     );
-    return c.json(ok({ data: { name: loaded.scenario.name, merchants, objects: loaded.vars as Record<string, string | number> } }), 201);
+    return c.json(ok({ name: loaded.scenario.name, merchants, objects: loaded.vars as Record<string, string | number> }), 201);
   });
 }

@@ -1,7 +1,7 @@
 /** The snapshot's handlers: export the caller's merchant, or replace it with a snapshot (its keys kept). */
 import { toSnapshot } from "../../domain/snapshot.js";
 import type { Deps } from "../../http/deps.js";
-import { merchantOf, ok } from "../../http/route.js";
+import { merchantOf, ok, okFields } from "../../http/route.js";
 import { router } from "../../http/validation.js";
 import { assertWebhookTarget } from "../webhook-target.js";
 import * as op from "./routes.js";
@@ -10,7 +10,7 @@ export function snapshotRoutes({ registry, driver, shared }: Deps) {
   return router()
     .openapi(op.read, (c) => {
       const { tenant, state } = merchantOf(c);
-      return c.json(ok({ data: toSnapshot(tenant.config, tenant.clock.settings(), state) }), 200);
+      return c.json(ok(toSnapshot(tenant.config, tenant.clock.settings(), state)), 200);
     })
     .openapi(op.restore, (c) => {
       const { tenant } = merchantOf(c);
@@ -18,6 +18,6 @@ export function snapshotRoutes({ registry, driver, shared }: Deps) {
       assertWebhookTarget(snapshot.merchant.webhook_url, shared, "merchant.webhook_url");
       registry.replace(tenant, snapshot);
       driver.stop(tenant);
-      return c.json(ok({ message: "Snapshot restored" }), 200);
+      return c.json(okFields({ message: "Snapshot restored" }), 200);
     });
 }

@@ -2,7 +2,7 @@
 import { listVtuPurchases } from "../../domain/lists.js";
 import { settleVtuNow, vtuRecordView } from "../../domain/vtu.js";
 import type { Deps } from "../../http/deps.js";
-import { merchantOf, ok } from "../../http/route.js";
+import { merchantOf, okFields } from "../../http/route.js";
 import { router } from "../../http/validation.js";
 import * as op from "./routes.js";
 
@@ -20,6 +20,6 @@ export function vtuControlRoutes(_deps: Deps) {
       const { page, per_page, status, ...filter } = c.req.valid("query");
       const stored = status === undefined ? undefined : op.VTU_STATUS[status];
       const { items, pagination } = listVtuPurchases(merchantOf(c).state, { ...filter, status: stored }, { page, per_page });
-      return c.json(ok({ data: items.map(vtuRecordView), pagination }), 200);
+      return c.json(okFields({ data: items.map(vtuRecordView), pagination }), 200);
     });
 }

@@ -13,7 +13,7 @@ export function walletControlRoutes(_deps: Deps) {
       const { ctx, state } = merchantOf(c);
       const input = c.req.valid("json");
       const entry = fundWallet(ctx, state, toMinor(input.amount), input.description);
-      return c.json(ok({ data: { ...walletView(ctx, state), transaction_id: entry.transaction_id } }), 200);
+      return c.json(ok({ ...walletView(ctx, state), transaction_id: entry.transaction_id }), 200);
     })
-    .openapi(op.ledger, (c) => c.json(ok({ data: merchantOf(c).state.ledger.map(ledgerEntryView) }), 200));
+    .openapi(op.ledger, (c) => c.json(ok(merchantOf(c).state.ledger.map(ledgerEntryView)), 200));
 }

@@ -15,17 +15,17 @@ import { testEventRate, testQuotaMessage } from "./test-quota.js";
 export function webhookRoutes({ dispatcher, registry }: Deps) {
   const rate = testEventRate(registry.wall);
   return router()
-    .openapi(op.listIncidents, (c) => c.json(ok({ data: merchantOf(c).state.incidents.map((i) => ({ ...i, at: iso(i.at) })) }), 200))
+    .openapi(op.listIncidents, (c) => c.json(ok(merchantOf(c).state.incidents.map((i) => ({ ...i, at: iso(i.at) }))), 200))
     .openapi(op.listEvents, (c) => {
       const { type, since } = c.req.valid("query");
       const from = since === undefined ? -Infinity : Date.parse(since);
       const data = [...merchantOf(c).state.events.values()].filter((e) => (!type || e.type === type) && e.created_at >= from).map(eventView);
-      return c.json(ok({ data }), 200);
+      return c.json(ok(data), 200);
     })
     .openapi(op.listDeliveries, (c) => {
       const { event_id } = c.req.valid("query");
       const data = merchantOf(c).state.deliveries.filter((d) => !event_id || d.event_id === event_id).map(deliveryView);
-      return c.json(ok({ data }), 200);
+      return c.json(ok(data), 200);
     })
     .openapi(op.redeliver, async (c) => {
       const { tenant, state } = merchantOf(c);
@@ -33,7 +33,7 @@ export function webhookRoutes({ dispatcher, registry }: Deps) {
       const delivery = await dispatcher.redeliver(tenant, event);
       // No delivery: the sandbox itself failed to attempt it (recorded on the event and as an incident).
       if (!delivery) throw new ApiError("INTERNAL_ERROR", `The delivery could not be attempted: ${event.error ?? "see GET /sandbox/v1/incidents"}.`);
-      return c.json(ok({ data: deliveryView(delivery) }), 200);
+      return c.json(ok(deliveryView(delivery)), 200);
     })
     .openapi(op.sendTest, async (c) => {
       const { tenant, ctx, state } = merchantOf(c);
@@ -43,6 +43,6 @@ export function webhookRoutes({ dispatcher, registry }: Deps) {
       const delivery = await dispatcher.sendTest(tenant, testEvent(ctx, state));
       // No delivery: the sandbox itself failed to attempt it (recorded on the event and as an incident).
       if (!delivery) throw new ApiError("INTERNAL_ERROR", "The test event could not be attempted: see GET /sandbox/v1/incidents.");
-      return c.json(ok({ data: deliveryView(delivery) }), 200);
+      return c.json(ok(deliveryView(delivery)), 200);
     });
 }

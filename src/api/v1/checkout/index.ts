@@ -18,6 +18,6 @@ export function checkoutRoutes(deps: Deps) {
     .openapi(op.status, (c) => {
       const { tenant, state } = merchantOf(c);
       const checkout = findCheckout(state, c.req.valid("query").reference);
-      return c.json(ok({ data: checkoutStatusView(baseUrl(deps.publicUrl, c.req.url), checkout, tenant.clock.now()) }), 200);
+      return c.json(ok(checkoutStatusView(baseUrl(deps.publicUrl, c.req.url), checkout, tenant.clock.now())), 200);
     });
 }

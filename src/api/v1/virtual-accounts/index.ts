@@ -21,9 +21,9 @@ export function virtualAccountRoutes(_deps: Deps) {
     .openapi(op.create, (c) => {
       const { ctx, state } = merchantOf(c);
       const { account, created } = createVirtualAccount(ctx, state, toRequest(c.req.valid("json")));
-      return c.json(ok({ message: created ? op.MESSAGES.created : op.MESSAGES.exists, data: virtualAccountView(account) }), 200);
+      return c.json(ok(virtualAccountView(account), created ? op.MESSAGES.created : op.MESSAGES.exists), 200);
     })
-    .openapi(op.getOne, (c) => c.json(ok({ data: virtualAccountView(findVirtualAccount(merchantOf(c).state, c.req.valid("param").account_number)) }), 200))
-    .openapi(op.list, (c) => c.json(ok({ data: [...merchantOf(c).state.virtualAccounts.values()].map(virtualAccountView) }), 200))
-    .openapi(op.status, (c) => c.json(ok({ data: vaPaymentView(findVaPayment(merchantOf(c).state, c.req.valid("query").reference)) }), 200));
+    .openapi(op.getOne, (c) => c.json(ok(virtualAccountView(findVirtualAccount(merchantOf(c).state, c.req.valid("param").account_number))), 200))
+    .openapi(op.list, (c) => c.json(ok([...merchantOf(c).state.virtualAccounts.values()].map(virtualAccountView)), 200))
+    .openapi(op.status, (c) => c.json(ok(vaPaymentView(findVaPayment(merchantOf(c).state, c.req.valid("query").reference))), 200));
 }

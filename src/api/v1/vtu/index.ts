@@ -50,14 +50,14 @@ export function vtuRoutes(_deps: Deps) {
     })
     .openapi(op.dataPlans, (c) => {
       const { network } = c.req.valid("query");
-      return c.json(ok({ data: merchantOf(c).tenant.catalog.dataPlans.filter((p) => !network || p.network === network) }), 200);
+      return c.json(ok(merchantOf(c).tenant.catalog.dataPlans.filter((p) => !network || p.network === network)), 200);
     })
     .openapi(op.cablePlans, (c) => {
       const { provider_name } = c.req.valid("query");
-      return c.json(ok({ data: merchantOf(c).tenant.catalog.cablePlans.filter((p) => !provider_name || p.provider_name === provider_name) }), 200);
+      return c.json(ok(merchantOf(c).tenant.catalog.cablePlans.filter((p) => !provider_name || p.provider_name === provider_name)), 200);
     })
-    .openapi(op.discos, (c) => c.json(ok({ data: merchantOf(c).tenant.catalog.discos }), 200))
-    .openapi(op.examTypes, (c) => c.json(ok({ data: merchantOf(c).tenant.catalog.examTypes }), 200))
+    .openapi(op.discos, (c) => c.json(ok(merchantOf(c).tenant.catalog.discos), 200))
+    .openapi(op.examTypes, (c) => c.json(ok(merchantOf(c).tenant.catalog.examTypes), 200))
     .openapi(op.status, (c) => {
       const { ctx, state } = merchantOf(c);
       const { record, counted } = readVtuStatus(ctx, state, c.req.valid("query").reference);

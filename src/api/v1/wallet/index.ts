@@ -8,6 +8,6 @@ import * as op from "./routes.js";
 export function walletRoutes(_deps: Deps) {
   return router().openapi(op.balance, (c) => {
     const { ctx, state } = merchantOf(c);
-    return c.json(ok({ data: walletView(ctx, state) }), 200);
+    return c.json(ok(walletView(ctx, state)), 200);
   });
 }
