@@ -1,22 +1,14 @@
 /**
- * Fills each merchant's request log (domain/request-log.ts) with its /api/v1 requests. Two parts, like
- * response-faults.ts:
+ * Fills each merchant's request log (domain/request-log.ts) with its /api/v1 requests, in two parts:
  *
- * - `logRequests` is the outermost: it times the request, and once the answer is final (a fault
- *   applied, or the connection reset on purpose) records it, with its bodies, for the merchant the
- *   credentials proved, even when it was refused before they were checked (a body too large, not JSON).
- *   A request refused for its credentials proves no merchant and is not logged.
- * - `markRequest`, a stage of the API's pipeline (http/pipeline.ts), inside the clock's catch-up right around the
- *   handler: the merchant-clock time the request was served at, and the webhook events the handler
- *   itself caused (not those of timers that came due first).
+ * - `logRequests`, outermost: times the request and, once the answer is final (a fault applied, or the
+ *   connection reset on purpose), records it for the merchant the credentials proved, even when it was
+ *   refused before they were checked. A request refused for its credentials proves no merchant: not logged.
+ * - `markRequest`, a stage of the API's pipeline (http/pipeline.ts), right around the handler: the
+ *   merchant-clock time it was served at, and the events the handler itself caused.
  *
- * The secret is never kept and the key is masked; bodies are cut at LOGGED_BODY_BYTES.
- *
- * The log must cost the API little (README "Request log", Cost: what it costs now, mostly the memory its
- * entries hold, is measured in bench/FAST-PATH.md), so the capture reads nothing twice: the answer's JSON is kept as `c.json` makes it (reading it back from the response
- * means cloning it, which makes the node adapter stream the body: that alone cost two thirds of a GET's
- * throughput; http/response-headers.ts keeps it), the request body is the text the validator already read, the headers are the socket's raw
- * list, and the context's variables are read with `c.get` (`c.var` copies them all on every read).
+ * The secret is never kept and the key is masked; bodies are cut at LOGGED_BODY_BYTES. The capture
+ * reads nothing twice (the answer as `c.json` made it, the body the validator read): bench/FAST-PATH.md.
  */
 import type { Context, MiddlewareHandler } from "hono";
 import { keepBody, maskKey, touchedObjects, type LoggedRequest, type TouchedObject } from "../domain/request-log.js";

@@ -7,10 +7,8 @@
  *   marked too, as scheduled or gone (the heap moves them around).
  * - Lists of records that never change in place (the ledger, the delivery log, the volume window, ...)
  *   are compared with the list as last written by identity: appends, entries cut from the front,
- *   entries replaced. The bounded lists are compared element by element. The two that grow with the
- *   merchant (domain/changes.ts END_ONLY) only at their ends, unless the domain marked an entry replaced:
- *   comparing a 100k-entry ledger on every write was most of a `--data` payout's cost.
- *   Card transactions only grow, per card (a card is marked when they do).
+ *   entries replaced. The two that grow with the merchant (domain/changes.ts END_ONLY) only at their
+ *   ends, unless the domain marked an entry replaced. Card transactions only grow, per card.
  * - Small sections (settings, clock, sequences, rules, timeline, ...) are compared as JSON text.
  *
  * A merchant whose state object was replaced (reset, snapshot PUT, a reload) is written whole (`doc`).
