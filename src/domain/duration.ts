@@ -14,7 +14,3 @@ export function spokenSeconds(seconds: number): string {
   if (seconds < 3_600 || seconds % 3_600 !== 0) return `${seconds / 60} min`;
   return `${seconds / 3_600} h`;
 }
-
-/** A list as prose writes it: "a, b and c". */
-export const spokenList = (items: readonly string[]): string =>
-  items.length < 2 ? (items[0] ?? "") : `${items.slice(0, -1).join(", ")} and ${items.at(-1)}`;

@@ -37,3 +37,7 @@ export function thousands(n: number): string {
 
 /** A small count in words ("three"), as prose states it; 11 and above in digits. */
 export const inWords = (n: number): string => ["no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten"][n] ?? thousands(n);
+
+/** A list as prose writes it: "a, b and c" (or "a, b or c"). */
+export const spokenList = (items: readonly string[], last = " and "): string =>
+  items.length < 2 ? (items[0] ?? "") : `${items.slice(0, -1).join(", ")}${last}${items.at(-1)}`;

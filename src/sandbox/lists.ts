@@ -4,6 +4,7 @@
  * has no such endpoints. Each resource declares its list whole with `listRoute`.
  */
 import { z } from "@hono/zod-openapi";
+import { spokenList } from "../domain/money.js";
 import { MAX_NARRATION } from "../domain/bounds.js";
 import { examples, invalidExample, json, type Examples } from "../http/openapi.js";
 import { MAX_PER_PAGE, Pagination, pagingFields } from "../http/paging.js";
@@ -16,10 +17,7 @@ const route = routes({ tags: ["Sandbox"] });
 const PAGING_DEFAULTS = z.object(pagingFields("")).parse({});
 
 /** `a`, `b` or `c`: values as the descriptions show them (`last` joins the last two). */
-export function codes(values: readonly string[], last = " or "): string {
-  const shown = values.map((v) => `\`${v}\``);
-  return shown.length < 2 ? shown.join("") : `${shown.slice(0, -1).join(", ")}${last}${shown.at(-1)}`;
-}
+export const codes = (values: readonly string[], last = " or "): string => spokenList(values.map((v) => `\`${v}\``), last);
 
 const oneOf = <const T extends readonly string[]>(values: T) => z.enum(values, { message: `Must be one of: ${values.join(", ")}.` });
 const time = (edge: string) =>

@@ -8,9 +8,9 @@ import { z } from "@hono/zod-openapi";
 import type { MiddlewareHandler } from "hono";
 import { admitPayoutAttempt } from "../../../domain/attempt-caps.js";
 import { amount, digits, text } from "../../../domain/fields.js";
-import { DEFAULT_LIMITS as L, PAYOUT_FEE_CAP, PAYOUT_FEE_PERCENT } from "../../../domain/limits.js";
+import { DEFAULT_LIMITS as L, IDENTIFIER_DIGITS, PAYOUT_FEE_CAP, PAYOUT_FEE_PERCENT } from "../../../domain/limits.js";
 import { DEFAULTS } from "../../../domain/merchant.js";
-import { inWords, thousands as naira, toMajor } from "../../../domain/money.js";
+import { inWords, spokenList, thousands as naira, toMajor } from "../../../domain/money.js";
 import { accountHolderName } from "../../../domain/names.js";
 import { PAYOUT_MAGIC, type PayoutMagic, type ResponseFaultOutcome } from "../../../domain/outcomes.js";
 import { PayoutSchema, PayoutStatusSchema } from "../../../domain/payouts.js";
@@ -42,13 +42,13 @@ const NARRATION_MAX = 200;
 
 const bankCode = z.string().trim().regex(/^\d{3,6}$/, { message: "Must be a bank code from GET /api/v1/payout/banks." });
 
-const VerifyAccount = z.object({ bank_code: bankCode, account_number: digits(10) }).openapi("VerifyAccount");
+const VerifyAccount = z.object({ bank_code: bankCode, account_number: digits(IDENTIFIER_DIGITS.account_number) }).openapi("VerifyAccount");
 
 const Transfer = z
   .object({
     amount: amount({ min: 0.01 }),
     bank_code: bankCode,
-    account_number: digits(10),
+    account_number: digits(IDENTIFIER_DIGITS.account_number),
     account_name: text(200),
     bank_name: text(200),
     reference: z
@@ -65,8 +65,6 @@ const Transfer = z
 // ---- The test accounts, as the descriptions and examples state them ------------------------------
 
 const code = (value: string) => `\`${value}\``;
-/** `a`, `b` and `c`: `last` joins the last two. */
-const listed = (items: readonly string[], last: string) => (items.length < 2 ? items.join("") : `${items.slice(0, -1).join(", ")}${last}${items.at(-1)}`);
 
 const MAGIC = Object.entries(PAYOUT_MAGIC);
 const magicWhere = (keep: (magic: PayoutMagic) => unknown) => MAGIC.filter(([, magic]) => keep(magic));
@@ -192,7 +190,7 @@ Name enquiries are not payout attempts: they do not count against the payout att
 
 In the sandbox, resolved names are deterministic (the same bank and account number always give the same
 name), and account numbers ending in ${code(ENDINGS[0]!)} to ${code(ENDINGS.at(-1)!)} are test accounts that skip the check-digit
-test at any bank (see the transfer's description for what they do). An account number ending in ${listed(NEVER_RESOLVE.map(code), " or ")} never resolves (422 \`INVALID_ACCOUNT\`), and one ending in
+test at any bank (see the transfer's description for what they do). An account number ending in ${spokenList(NEVER_RESOLVE.map(code), " or ")} never resolves (422 \`INVALID_ACCOUNT\`), and one ending in
 ${TIME_OUT.map(([end, m]) => `${code(end)} ${m.description}`).join(", and one ending in ")}. Outcome rules (\`POST /sandbox/v1/outcomes\`) with target
 \`verify_account\` make the matching enquiries fail the same way (\`not_found\`, or \`timeout\` after \`delay_seconds\` of
 wall-clock time, at most ${maxDelaySeconds("verify_account")}), and a rule with target \`bank\` and outcome \`down\` makes a bank unavailable, for
@@ -290,11 +288,11 @@ const answeredAfterCommit = (response: ResponseFaultOutcome, status: number, ref
 const retryAfter = (summary: string, error_code: string, message: string, seconds: number) => errorExample(summary, error_code, message, { retry_after: seconds });
 
 /** The test accounts by what they do to a transfer: how it settles, then what happens to its answer. */
-const SETTLES = listed(
+const SETTLES = spokenList(
   SETTLING.map(([end, m]) => `${code(end)} ${m.description}${m.error ? ` ("${m.error}")` : ""}`),
   ", and ",
 );
-const ANSWERS = listed(
+const ANSWERS = spokenList(
   ANSWERING.map(([end, m]) => `${code(end)} ${m.description}`),
   " and ",
 );
@@ -371,9 +369,9 @@ A merchant without payouts enabled gets 403 \`PAYOUT_DISABLED\`.
 **In the sandbox:** a \`processing\` payout completes after the merchant's \`payout_settlement_seconds\` (default ${DEFAULTS.delays.payout_settlement_seconds}).
 Account numbers ending in ${SETTLES}.
 The transfer to ${ANSWERS} (each of these ${inWords(ANSWERING.length)} completes as usual). These test accounts skip the check-digit test at any
-bank. Name enquiry never resolves an account ending ${listed(NEVER_RESOLVE.map(code), " or ")}, so its transfer takes any \`account_name\` (the others
+bank. Name enquiry never resolves an account ending ${spokenList(NEVER_RESOLVE.map(code), " or ")}, so its transfer takes any \`account_name\` (the others
 take the name name enquiry gives them). Every other transfer makes its own name enquiry before anything is debited:
-one to an account ending ${listed(TIME_OUT.map(([end]) => code(end)), " or ")}, or matched by a \`verify_account\` outcome rule, is refused as that enquiry
+one to an account ending ${spokenList(TIME_OUT.map(([end]) => code(end)), " or ")}, or matched by a \`verify_account\` outcome rule, is refused as that enquiry
 fails (504 \`GATEWAY_TIMEOUT\`, or 422 \`INVALID_ACCOUNT\`): it was not sent, nothing was debited and its reference is still free. Outcome rules (\`POST /sandbox/v1/outcomes\`) take precedence: target \`payout\` for the outcome (\`queries\` to
 settle on a status read), \`response\` for the answer (\`match: { operation: createPayout }\`), \`bank\` for an outage.
 Move a payout by hand with \`POST /sandbox/v1/payouts/{reference}/approve\`, \`/reject\`, \`/complete\` or \`/fail\`, and
@@ -537,7 +535,7 @@ transfer whose answer was lost, late or a 5xx, this is how to learn whether it w
 the transfer was sent with (404: it was not; send it again with the same reference).
 
 **In the sandbox** a payout can stay \`processing\` until its status is read N times (account endings
-${listed(ON_READ.map(([end]) => code(end)), " and ")}: ${listed([...new Set(ON_READ.map(([, m]) => String(m.queries)))], " or ")} reads; an outcome rule with \`queries\`): the Nth read settles it and answers with the settled record,
+${spokenList(ON_READ.map(([end]) => code(end)), " and ")}: ${spokenList([...new Set(ON_READ.map(([, m]) => String(m.queries)))], " or ")} reads; an outcome rule with \`queries\`): the Nth read settles it and answers with the settled record,
 with the same ledger entries and webhook as a settlement by time.
 
 A merchant without payouts enabled gets 403 \`PAYOUT_DISABLED\`.
