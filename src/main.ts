@@ -11,6 +11,7 @@ import { formatReport, runScenario } from "./cli/run-scenario.js";
 import { doctorCommand } from "./cli/doctor.js";
 import { LOGS_USAGE, logs, parseLogsArgs } from "./cli/logs.js";
 import { startServer } from "./server.js";
+import { packageVersion } from "./store/assets.js";
 
 const USAGE = `merchant-sandbox: a high-fidelity sandbox of the Merchant Payments Service
 
@@ -21,6 +22,7 @@ Usage: merchant-sandbox start [options]
                                                             (grade an integration; exit 1 on an error)
        merchant-sandbox doctor --endpoint URL --secret S    (grade a webhook receiver; exit 1 on a failed case)
        merchant-sandbox logs [--follow] [--json]            (a merchant's request log; --key, --secret, --url)
+       merchant-sandbox --version                           (the installed version)
 
 Options (flag, environment variable, meaning):
 ${settingsHelp()}
@@ -38,6 +40,10 @@ async function main(argv: string[]): Promise<number | undefined> {
   if (command === "check") return runCheck(rest, help(rest));
   if (command === "doctor") return doctorCommand(rest, process.env, (t) => process.stdout.write(t), (t) => process.stderr.write(t));
   if (command === "logs") return runLogs(rest, help(rest));
+  if (command === "--version" || command === "-v") {
+    process.stdout.write(`${packageVersion()}\n`);
+    return 0;
+  }
   if (command === "--help" || command === "-h" || help(rest)) {
     process.stdout.write(USAGE);
     return 0;
