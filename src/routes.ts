@@ -51,7 +51,7 @@ export const MOUNTS: Mount[] = [
   ["/sandbox/v1", scenarioRoutes],
   ["/sandbox/v1", checkRoutes],
   ["/sandbox/v1", requestLogRoutes],
-  ["/", (d) => checkoutPages({ registry: d.registry, driver: d.driver, afterChange: d.afterChange })],
-  ["/", (d) => dashboardRoutes({ registry: d.registry, driver: d.driver, trustProxy: d.trustProxy, publicUrl: d.publicUrl, doctor: d.doctor })],
-  ["/", (d) => docsRoutes(d.tryItKeys)],
+  ["/", checkoutPages],
+  ["/", dashboardRoutes],
+  ["/", docsRoutes],
 ];

@@ -7,24 +7,18 @@ import { checkoutStatus, payCheckout } from "../domain/checkout.js";
 import { DomainError } from "../domain/errors.js";
 import { createRoute, z } from "@hono/zod-openapi";
 import { toMajor, toMinor } from "../domain/money.js";
-import type { ClockDriver } from "../engine/clock-driver.js";
 import { errors, json, type Examples } from "../http/openapi.js";
 import { amount as amountSchema } from "../domain/fields.js";
 import type { Checkout } from "../domain/records.js";
 import { cspNonce, pageSecurityHeaders } from "../http/security-headers.js";
 import { router } from "../http/validation.js";
-import type { Registry } from "../engine/registry.js";
 import { contextOf, type Tenant } from "../engine/tenant.js";
+import type { Deps } from "../http/deps.js";
 import { LinkNotFoundPage, LinkPage, type LinkPageData } from "./checkout-page.js";
 
 const SimulateBody = z.object({ amount: amountSchema({ min: 0.01, max: 1e10 }).optional() });
 
-export interface PageDeps {
-  registry: Registry;
-  driver: ClockDriver;
-  /** Starts webhook deliveries, re-arms timers and saves, after a change made from a page. */
-  afterChange: (tenant: Tenant) => Promise<void>;
-}
+type PageDeps = Pick<Deps, "registry" | "driver" | "afterChange">;
 
 /** The page follows redirect_url after payment: only to an http(s) page, whatever the state holds. */
 function webUrl(url: string | null): string | null {
@@ -70,7 +64,7 @@ function publicView(tenant: Tenant, c: Checkout): Partial<LinkPageData> {
   return data;
 }
 
-export function checkoutPages(deps: PageDeps) {
+export function checkoutPages(deps: Deps) {
   // References are unique sandbox-wide, so the registry's index names the one merchant (no scan).
   const lookup = async (c: Context) => {
     const found = deps.registry.findCheckout(c.req.param("reference") ?? "");

@@ -8,8 +8,6 @@ import type { Child } from "hono/jsx";
 import { requireMerchant } from "../http/auth.js";
 import type { AppEnv } from "../http/env.js";
 import { cspNonce, pageSecurityHeaders } from "../http/security-headers.js";
-import type { ClockDriver } from "../engine/clock-driver.js";
-import type { Registry } from "../engine/registry.js";
 import type { Tenant } from "../engine/tenant.js";
 import { Cards, Ledger, Outcomes, Overview, PaymentLinks, Payouts, VirtualAccounts, Vtu } from "./dashboard-fragments.js";
 import { RequestDetail, RequestLogList } from "./dashboard-logs.js";
@@ -23,6 +21,7 @@ import { LIVE_SCRIPT, LiveLine, etagOf, idiomorphScript, isFresh } from "./dashb
 import { ACTIONS_SCRIPT } from "./dashboard-actions.js";
 import { Events } from "./dashboard-events.js";
 import { readTimeZone, TimeZone } from "./dashboard-tables.js";
+import type { Deps } from "../http/deps.js";
 import { TABLES_SCRIPT } from "./dashboard-tables-script.js";
 
 /**
@@ -96,7 +95,7 @@ function Shell(props: { nonce: string }) {
   );
 }
 
-export function dashboardRoutes(opts: { registry: Registry; driver: ClockDriver; trustProxy: boolean; publicUrl?: string; doctor: DoctorDesk }) {
+export function dashboardRoutes(opts: Deps) {
   const app = new Hono<AppEnv>();
   app.get("/dashboard", pageSecurityHeaders(), (c) => c.html(<Shell nonce={cspNonce(c)} />));
   app.use("/dashboard/fragments/*", requireMerchant({ registry: opts.registry, trustProxy: opts.trustProxy, accountRules: false }));

@@ -9,6 +9,7 @@ import { readFile } from "node:fs/promises";
 import { promisify } from "node:util";
 import { gzip } from "node:zlib";
 import { findAsset } from "../store/assets.js";
+import type { Deps } from "../http/deps.js";
 import { cspNonce, docsSecurityHeaders } from "../http/security-headers.js";
 
 const SCRIPT_PATH = findAsset("vendor/scalar/standalone.js");
@@ -71,7 +72,7 @@ const loadScript = async () => {
 };
 
 /** `tryItKeys` is read per request: the demo merchant can be deleted (or restored) while running. */
-export function docsRoutes(tryItKeys: () => TryItKeys | undefined = () => undefined) {
+export function docsRoutes({ tryItKeys }: Pick<Deps, "tryItKeys">) {
   return new Hono()
     .get("/docs", docsSecurityHeaders(), (c) => c.html(page(cspNonce(c), tryItKeys())))
     .get("/docs/scalar.js", async (c) => {
