@@ -11,7 +11,7 @@ import { formatReport, runScenario } from "./cli/run-scenario.js";
 import { doctorCommand } from "./cli/doctor.js";
 import { LOGS_USAGE, logs, parseLogsArgs } from "./cli/logs.js";
 import { startServer } from "./server.js";
-import { packageVersion } from "./store/assets.js";
+import { packageVersion } from "./cli/version.js";
 
 const USAGE = `merchant-sandbox: a high-fidelity sandbox of the Merchant Payments Service
 

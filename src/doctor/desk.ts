@@ -8,6 +8,9 @@ import type { Scorecard } from "./run.js";
 
 /** Runs a merchant may start per rolling minute of wall-clock time. */
 export const DOCTOR_RUNS_PER_MINUTE = 6;
+
+/** The refusal once a merchant has spent its runs for the minute. */
+export const doctorQuotaMessage = (retryAfter: number) => `At most ${DOCTOR_RUNS_PER_MINUTE} webhook doctor runs per minute for one merchant; retry in ${retryAfter} s.`;
 const MINUTE = 60_000;
 
 /**

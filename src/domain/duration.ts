@@ -7,10 +7,3 @@ export const DURATION_PATTERN = /^\d+(\.\d+)?(s|m|h|d)$/;
 export function durationMs(text: string): number {
   return Math.round(Number(text.slice(0, -1)) * UNIT_MS[text.slice(-1) as keyof typeof UNIT_MS]);
 }
-
-/** Seconds as prose writes them: 60 -> "1 min", 7200 -> "2 h", 86400 -> "24 h", 45 -> "45 s". */
-export function spokenSeconds(seconds: number): string {
-  if (seconds < 60 || seconds % 60 !== 0) return `${seconds} s`;
-  if (seconds < 3_600 || seconds % 3_600 !== 0) return `${seconds / 60} min`;
-  return `${seconds / 3_600} h`;
-}

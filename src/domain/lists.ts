@@ -14,13 +14,17 @@ export interface Page<T> {
   pagination: { current_page: number; per_page: number; total_pages: number; total: number };
 }
 
+/** The `pagination` of page `page` (1-based) of `total` records, `perPage` a page. */
+export const pageInfo = (total: number, page: number, perPage: number): Page<never>["pagination"] => ({
+  current_page: page,
+  per_page: perPage,
+  total_pages: Math.ceil(total / perPage),
+  total,
+});
+
 /** 1-based pages; a page past the end is empty but still reports the totals. */
 export function paginate<T>(all: T[], page: number, perPage: number): Page<T> {
-  const total = all.length;
-  return {
-    items: all.slice((page - 1) * perPage, page * perPage),
-    pagination: { current_page: page, per_page: perPage, total_pages: Math.ceil(total / perPage), total },
-  };
+  return { items: all.slice((page - 1) * perPage, page * perPage), pagination: pageInfo(all.length, page, perPage) };
 }
 
 /**
@@ -53,7 +57,7 @@ export function newestFirst<T>(records: Iterable<T>, keep: (r: T) => boolean, { 
     if (total >= start && items.length < per_page) items.push(record);
     total++;
   }
-  return { items, pagination: { current_page: page, per_page, total_pages: Math.ceil(total / per_page), total } };
+  return { items, pagination: pageInfo(total, page, per_page) };
 }
 
 /** Whether any of `texts` holds `search` (case ignored); no search holds for every record. */

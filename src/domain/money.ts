@@ -34,10 +34,3 @@ export function thousands(n: number): string {
   const grouped = whole.replace(/\B(?=(\d{3})+$)/g, ",");
   return `${n < 0 && rounded !== 0 ? "-" : ""}${grouped}${fraction ? `.${fraction}` : ""}`;
 }
-
-/** A small count in words ("three"), as prose states it; 11 and above in digits. */
-export const inWords = (n: number): string => ["no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten"][n] ?? thousands(n);
-
-/** A list as prose writes it: "a, b and c" (or "a, b or c"). */
-export const spokenList = (items: readonly string[], last = " and "): string =>
-  items.length < 2 ? (items[0] ?? "") : `${items.slice(0, -1).join(", ")}${last}${items.at(-1)}`;

@@ -331,8 +331,8 @@ const repeatedDigit = (value: string) => (/^(\d)\1*$/.test(value) ? value[0] : u
 
 function magicDigit(details: Record<string, unknown>): string | undefined {
   if (typeof details.phone === "string") {
-    const m = /^080(\d)\1{7}$/.exec(localPhone(details.phone));
-    if (m) return m[1];
+    const local = localPhone(details.phone);
+    if (/^080\d{8}$/.test(local) && local === magicPhone(local[3]!)) return local[3];
   }
   for (const key of ["meter_number", "smart_card_number"]) {
     const value = details[key];

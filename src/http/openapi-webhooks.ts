@@ -3,8 +3,7 @@
  * (the domain's payload schemas, the same ones every event is validated against) and its signature
  * header, so merchants generate the types of their most security-sensitive input instead of typing it.
  */
-import { spokenSeconds } from "../domain/duration.js";
-import { spokenList } from "../domain/money.js";
+import { spokenList, spokenSeconds } from "../domain/prose.js";
 import { DEFAULTS } from "../domain/merchant.js";
 import { z, type OpenAPIHono } from "@hono/zod-openapi";
 import { EVENT_PAYLOADS, EVENT_TYPES, type EventType } from "../domain/event-records.js";

@@ -4,7 +4,7 @@ import { gatewayTimeoutMessage, INTERNAL_ERROR_MESSAGE } from "./errors.js";
 import type { ResponseOperation } from "../domain/outcomes.js";
 import { ErrorSchema } from "./schemas.js";
 import { BODY_LIMIT_BYTES, megabytes } from "./body-limit.js";
-import { CHECKOUT_VALIDITY_MS, DEFAULT_LIMITS } from "../domain/limits.js";
+import { CHECKOUT_VALIDITY_MS, DEFAULT_LIMITS, MINUTE } from "../domain/limits.js";
 
 /**
  * A documented example. The document's examples are a contract the test suite keeps
@@ -146,7 +146,7 @@ export function withDefault<S extends z.ZodType, D extends z.output<S>>(schema: 
 export const TAGS = [
   { name: "Wallet", description: "The merchant wallet every operation moves money against" },
   { name: "Virtual accounts", description: "Dedicated NUBAN accounts per customer; transfers into them credit the wallet" },
-  { name: "Checkout", description: `Payment links for one exact amount, valid ${CHECKOUT_VALIDITY_MS / 60_000} minutes` },
+  { name: "Checkout", description: `Payment links for one exact amount, valid ${CHECKOUT_VALIDITY_MS / MINUTE} minutes` },
   { name: "Payouts", description: "Transfers from the wallet to Nigerian bank accounts" },
   { name: "VTU", description: "Airtime, data, cable TV, electricity and exam pins, paid from the wallet" },
   { name: "Virtual cards", description: "Cardholders and virtual USD cards funded from the wallet" },

@@ -40,7 +40,7 @@ export function ok<T>(data: T, message?: string) {
 export const okFields = <T extends object>(fields: T) => ({ success: true as const, ...fields });
 
 /** The merchant a request is for, and the context its domain call runs in (`now` fixed for the call). */
-export function merchantOf(c: Context<AppEnv>): { tenant: Tenant; ctx: DomainContext; state: TenantState } {
+export function tenantOf(c: Context<AppEnv>): { tenant: Tenant; ctx: DomainContext; state: TenantState } {
   const tenant = c.get("tenant"); // c.get, not c.var: c.var copies every variable (bench/FAST-PATH.md)
   return { tenant, ctx: contextOf(tenant), state: tenant.state };
 }

@@ -3,8 +3,9 @@
  * one shape for all: the same query fields, page and rules, newest first. Sandbox only: the real service
  * has no such endpoints. Each resource declares its list whole with `listRoute`.
  */
+import { pageInfo } from "../domain/lists.js";
+import { code, spokenList } from "../domain/prose.js";
 import { z } from "@hono/zod-openapi";
-import { spokenList } from "../domain/money.js";
 import { MAX_NARRATION } from "../domain/bounds.js";
 import { examples, invalidExample, json, type Examples } from "../http/openapi.js";
 import { MAX_PER_PAGE, Pagination, pagingFields } from "../http/paging.js";
@@ -17,7 +18,7 @@ const route = routes({ tags: ["Sandbox"] });
 const PAGING_DEFAULTS = z.object(pagingFields("")).parse({});
 
 /** `a`, `b` or `c`: values as the descriptions show them (`last` joins the last two). */
-export const codes = (values: readonly string[], last = " or "): string => spokenList(values.map((v) => `\`${v}\``), last);
+export const codes = (values: readonly string[], last = " or "): string => spokenList(values.map(code), last);
 
 const oneOf = <const T extends readonly string[]>(values: T) => z.enum(values, { message: `Must be one of: ${values.join(", ")}.` });
 const time = (edge: string) =>
@@ -107,7 +108,7 @@ export function listRoute<Q extends z.ZodObject, R extends z.ZodType>(op: {
 export const pageOf = (items: unknown[], total = items.length, current_page = PAGING_DEFAULTS.page, per_page = PAGING_DEFAULTS.per_page) => ({
   success: true,
   data: items,
-  pagination: { current_page, per_page, total_pages: Math.ceil(total / per_page), total },
+  pagination: pageInfo(total, current_page, per_page),
 });
 
 const TODAY = { from: "2026-03-02T00:00:00Z", to: "2026-03-02T23:59:59Z" };

@@ -3,7 +3,7 @@
  * this module: the same lookup works from src/ (tests), dist/ (the library) and the single-file CLI
  * bundle in dist/.
  */
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -15,9 +15,4 @@ export function findAsset(relative: string, from = HERE): string {
     if (existsSync(join(dir, relative))) return join(dir, relative);
     if (dirname(dir) === dir) return join(from, relative); // not found: the caller's read names the path
   }
-}
-
-/** The version of the package this module ships in, from its package.json. */
-export function packageVersion(): string {
-  return (JSON.parse(readFileSync(findAsset("package.json"), "utf8")) as { version: string }).version;
 }

@@ -16,7 +16,7 @@ import { mkdir, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { Low } from "lowdb";
 import type { Snapshot } from "../domain/snapshot.js";
-import { JOURNAL, JournalAdapter, type JournalHost, type MerchantDoc } from "./journal-adapter.js";
+import { JOURNAL, JournalAdapter, snapshotPath, type JournalHost, type MerchantDoc } from "./journal-adapter.js";
 import type { LiveMerchant } from "./journal-diff.js";
 import { fileIO, StoreUnavailable, type DataSync, type StoreIO } from "./store-io.js";
 
@@ -89,7 +89,7 @@ export class FileStore {
   }
 
   fileOf(merchantId: string): string {
-    return join(this.dir, `${merchantId}.json`);
+    return snapshotPath(this.dir, merchantId);
   }
 
   health(): { ok: true } | { ok: false; error: string; since: string } {

@@ -52,6 +52,8 @@ interface Compaction {
 }
 
 const journalName = (merchantId: string, gen: number) => `${merchantId}.${gen}.journal`;
+/** A merchant's snapshot file in the `--data` folder. */
+export const snapshotPath = (dir: string, merchantId: string) => join(dir, `${merchantId}.json`);
 /** A journal's file name: the merchant and the generation. */
 export const JOURNAL = /^(.+)\.(\d{1,15})\.journal$/;
 
@@ -79,7 +81,7 @@ export class JournalAdapter implements Adapter<MerchantDoc | null> {
   ) {}
 
   get file(): string {
-    return join(this.host.dir, `${this.merchantId}.json`);
+    return snapshotPath(this.host.dir, this.merchantId);
   }
 
   private journalOf(gen: number): string {

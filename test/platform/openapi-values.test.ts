@@ -117,5 +117,6 @@ describe("the document follows the rules", () => {
     });
     const changed = await documentText();
     expect(changed).toContain("`0011`");
+    expect(changed).toContain("fail at settlement (the drift test's own ending)");
   });
 });

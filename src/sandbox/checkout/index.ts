@@ -4,20 +4,20 @@ import { listCheckouts } from "../../domain/lists.js";
 import { toMinor } from "../../domain/money.js";
 import { baseUrl } from "../../http/base-url.js";
 import type { Deps } from "../../http/deps.js";
-import { merchantOf, ok, okFields } from "../../http/route.js";
+import { tenantOf, ok, okFields } from "../../http/route.js";
 import { router } from "../../http/validation.js";
 import * as op from "./routes.js";
 
 export function checkoutControlRoutes({ publicUrl }: Deps) {
   return router()
     .openapi(op.pay, (c) => {
-      const { ctx, state } = merchantOf(c);
+      const { ctx, state } = tenantOf(c);
       const sent = c.req.valid("json").amount;
       const checkout = payCheckout(ctx, state, c.req.valid("param").reference, sent === undefined ? undefined : toMinor(sent));
       return c.json(ok(checkoutStatusView(baseUrl(publicUrl, c.req.url), checkout, ctx.now)), 200);
     })
     .openapi(op.list, (c) => {
-      const { ctx, state } = merchantOf(c);
+      const { ctx, state } = tenantOf(c);
       const { page, per_page, ...filter } = c.req.valid("query");
       const { items, pagination } = listCheckouts(state, ctx.now, filter, { page, per_page });
       const base = baseUrl(publicUrl, c.req.url);

@@ -2,20 +2,20 @@
 import { creditReport, creditReportView } from "../../domain/checks.js";
 import { integrationChecks } from "../../engine/integration-checks.js";
 import type { Deps } from "../../http/deps.js";
-import { merchantOf, ok, okFields } from "../../http/route.js";
+import { tenantOf, ok, okFields } from "../../http/route.js";
 import { router } from "../../http/validation.js";
 import * as op from "./routes.js";
 
 export function checkRoutes(_deps: Deps) {
   return router()
-    .openapi(op.getChecks, (c) => c.json(ok(integrationChecks(merchantOf(c).tenant)), 200))
+    .openapi(op.getChecks, (c) => c.json(ok(integrationChecks(tenantOf(c).tenant)), 200))
     .openapi(op.reportCredits, (c) => {
-      const { tenant, ctx } = merchantOf(c);
+      const { tenant, ctx } = tenantOf(c);
       tenant.creditReport = creditReport(c.req.valid("json").transaction_ids, ctx.now);
       return c.json(ok(creditReportView(tenant.creditReport)), 200);
     })
     .openapi(op.clearCredits, (c) => {
-      merchantOf(c).tenant.creditReport = null;
+      tenantOf(c).tenant.creditReport = null;
       return c.json(okFields({ message: op.WITHDRAWN }), 200);
     });
 }

@@ -3,6 +3,7 @@
  * webhook answers and reported credits, and the merchant's own view of the payments it credited. Rule
  * names, counts and thresholds are read from the rule catalogue; the example is the demo merchant's report.
  */
+import { inWords } from "../../domain/prose.js";
 import { z } from "@hono/zod-openapi";
 import { MAX_DELIVERIES } from "../../domain/bounds.js";
 import { MAX_EVIDENCE } from "../../domain/check-rule.js";
@@ -10,7 +11,7 @@ import { CHECK_RULES, CHECK_STATUSES, CreditReportInput, MAX_REPORTED_CREDITS, S
 import { POLL_PACE_SECONDS } from "../../domain/checks-requests.js";
 import { WEBHOOK_ANSWER_SECONDS } from "../../domain/checks-webhooks.js";
 import { isoTime } from "../../domain/fields.js";
-import { inWords, thousands } from "../../domain/money.js";
+import { thousands } from "../../domain/money.js";
 import { AT } from "../../http/demo-examples.js";
 import { body, json } from "../../http/openapi.js";
 import { routes, Success } from "../../http/route.js";

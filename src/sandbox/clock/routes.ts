@@ -1,6 +1,6 @@
 /** The merchant's clock in the control API: read it, and move it forward firing every timer due. */
+import { BACKWARDS, CLOCK_END, MAX_ADVANCE_MS, MAX_ADVANCE_YEARS, TOO_FAR } from "../../domain/clock-advance.js";
 import { z } from "@hono/zod-openapi";
-import { MAX_CLOCK } from "../../domain/bounds.js";
 import { DURATION_PATTERN } from "../../domain/duration.js";
 import { DEFAULTS } from "../../domain/merchant.js";
 import { thousands } from "../../domain/money.js";
@@ -12,13 +12,6 @@ import { controlErrors, validationError } from "../errors.js";
 
 const route = routes({ tags: ["Sandbox"] });
 
-/** One advance moves the clock at most this far. */
-const MAX_ADVANCE_YEARS = 10;
-export const MAX_ADVANCE_MS = MAX_ADVANCE_YEARS * 365 * 86_400_000;
-export const CLOCK_END = new Date(MAX_CLOCK).toISOString();
-export const TOO_FAR = `At most ${MAX_ADVANCE_YEARS} years at a time.`;
-export const BACKWARDS = "The clock never goes backwards: give a time at or after the current sim time.";
-
 const ClockState = z
   .object({
     now: isoTime,
@@ -28,7 +21,7 @@ const ClockState = z
   })
   .openapi("Clock");
 
-export const Advance = z
+const Advance = z
   .object({
     seconds: z.number().min(0).max(MAX_ADVANCE_MS / 1000).optional().openapi({ description: "0 only waits for webhook attempts in flight" }),
     by: z

@@ -5,12 +5,12 @@
  */
 import { DomainError } from "../../domain/errors.js";
 import { CAPTURE_URL, CAPTURED, deliveryTarget } from "../../domain/webhook-policy.js";
-import { DOCTOR_RUNS_PER_MINUTE } from "../../doctor/desk.js";
+import { doctorQuotaMessage } from "../../doctor/desk.js";
 import { runDoctor, type Scorecard } from "../../doctor/run.js";
 import { createIds } from "../../engine/ids.js";
 import type { Deps } from "../../http/deps.js";
 import { ApiError } from "../../http/errors.js";
-import { merchantOf, ok } from "../../http/route.js";
+import { tenantOf, ok } from "../../http/route.js";
 import { router } from "../../http/validation.js";
 import { assertWebhookTarget } from "../webhook-target.js";
 import * as op from "./routes.js";
@@ -23,7 +23,7 @@ export function doctorRoutes({ doctor, dispatcher, shared }: Deps) {
   // The doctor's transactions are its own: drawing them from the merchant's seeded ids would shift every later id.
   const ids = createIds();
   return router().openapi(op.run, async (c) => {
-    const { tenant } = merchantOf(c);
+    const { tenant } = tenantOf(c);
     // The body is optional: without one, validation hands over {}.
     const { records_url } = c.req.valid("json");
     assertWebhookTarget(records_url, shared, "records_url");
@@ -35,7 +35,7 @@ export function doctorRoutes({ doctor, dispatcher, shared }: Deps) {
     const admission = doctor.admit(tenant);
     if (!admission.admitted) {
       if (admission.busy) throw new DomainError("INVALID_STATE", "A webhook doctor run is already under way for this merchant: wait for its answer.");
-      throw new ApiError("QUOTA_EXCEEDED", `At most ${DOCTOR_RUNS_PER_MINUTE} webhook doctor runs per minute for one merchant; retry in ${admission.retryAfter} s.`, {
+      throw new ApiError("QUOTA_EXCEEDED", doctorQuotaMessage(admission.retryAfter), {
         retry_after: admission.retryAfter,
       });
     }

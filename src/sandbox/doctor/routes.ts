@@ -3,13 +3,13 @@
  * is a run against its built-in capture, which checks nothing; the cases, counts and quotas are read from
  * the battery and the desk that run it.
  */
+import { inWords } from "../../domain/prose.js";
 import { z } from "@hono/zod-openapi";
-import { inWords } from "../../domain/money.js";
 import { httpUrl, isoTime } from "../../domain/fields.js";
 import { DEFAULTS } from "../../domain/merchant.js";
 import { CAPTURE_URL, CAPTURED } from "../../domain/webhook-policy.js";
 import { CASES, planBattery, type CaseId } from "../../doctor/battery.js";
-import { DOCTOR_RUNS_PER_MINUTE } from "../../doctor/desk.js";
+import { DOCTOR_RUNS_PER_MINUTE, doctorQuotaMessage } from "../../doctor/desk.js";
 import { MAX_RECORDS_BYTES, RECORDS_QUERY } from "../../doctor/records.js";
 import { createIds } from "../../engine/ids.js";
 import { errorExample, errors, json } from "../../http/openapi.js";
@@ -186,7 +186,7 @@ The doctor changes nothing in the merchant's state: no event, delivery or ledger
         quotaExceeded: errorExample(
           `More than ${DOCTOR_RUNS_PER_MINUTE} runs in a rolling minute`,
           "QUOTA_EXCEEDED",
-          `At most ${DOCTOR_RUNS_PER_MINUTE} webhook doctor runs per minute for one merchant; retry in 41 s.`,
+          doctorQuotaMessage(41),
           { retry_after: 41 },
         ),
       },

@@ -4,7 +4,7 @@ import { changeSettings, merchantView, resetState } from "../../domain/merchant.
 import { toMajor, toMinor } from "../../domain/money.js";
 import type { Tenant } from "../../engine/tenant.js";
 import type { Deps } from "../../http/deps.js";
-import { merchantOf, ok, okFields } from "../../http/route.js";
+import { tenantOf, ok, okFields } from "../../http/route.js";
 import { router } from "../../http/validation.js";
 import { assertWebhookTarget } from "../webhook-target.js";
 import * as op from "./routes.js";
@@ -29,15 +29,15 @@ export function merchantRoutes({ registry, driver, persist, store, shared }: Dep
       return c.json(ok(merchantResponse(tenant)), 201);
     })
     .openapi(op.remove, async (c) => {
-      const { tenant } = merchantOf(c);
+      const { tenant } = tenantOf(c);
       registry.remove(tenant);
       driver.stop(tenant);
       await store?.remove(tenant.id);
       return c.json(okFields({ message: `Merchant ${tenant.id} deleted` }), 200);
     })
-    .openapi(op.read, (c) => c.json(ok(merchantResponse(merchantOf(c).tenant)), 200))
+    .openapi(op.read, (c) => c.json(ok(merchantResponse(tenantOf(c).tenant)), 200))
     .openapi(op.update, (c) => {
-      const { tenant } = merchantOf(c);
+      const { tenant } = tenantOf(c);
       const settings = c.req.valid("json");
       assertWebhookTarget(settings.webhook_url, shared);
       const change = changeSettings(tenant.config, tenant.clock.now(), settings);
@@ -46,7 +46,7 @@ export function merchantRoutes({ registry, driver, persist, store, shared }: Dep
       return c.json(ok(merchantResponse(tenant)), 200);
     })
     .openapi(op.reset, (c) => {
-      const { tenant, ctx } = merchantOf(c);
+      const { tenant, ctx } = tenantOf(c);
       const opening = toMinor(c.req.valid("json").wallet_balance ?? 0);
       registry.resetState(tenant, resetState(ctx, opening));
       driver.stop(tenant);

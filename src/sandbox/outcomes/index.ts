@@ -2,7 +2,7 @@
 import { iso, isoOrNull } from "../../domain/context.js";
 import { activeUntil, addRule, clearRules, deleteRule, type OutcomeRule } from "../../domain/outcomes.js";
 import type { Deps } from "../../http/deps.js";
-import { merchantOf, ok, okFields } from "../../http/route.js";
+import { tenantOf, ok, okFields } from "../../http/route.js";
 import { router } from "../../http/validation.js";
 import * as op from "./routes.js";
 
@@ -11,13 +11,13 @@ const ruleView = (r: OutcomeRule) => ({ ...r, created_at: iso(r.created_at), act
 export function outcomeRoutes(_deps: Deps) {
   return router()
     .openapi(op.create, (c) => {
-      const { ctx, state } = merchantOf(c);
+      const { ctx, state } = tenantOf(c);
       return c.json(ok(ruleView(addRule(ctx, state, c.req.valid("json")))), 201);
     })
-    .openapi(op.list, (c) => c.json(ok(merchantOf(c).state.outcomeRules.map(ruleView)), 200))
+    .openapi(op.list, (c) => c.json(ok(tenantOf(c).state.outcomeRules.map(ruleView)), 200))
     .openapi(op.removeOne, (c) => {
-      deleteRule(merchantOf(c).state, c.req.valid("param").id);
+      deleteRule(tenantOf(c).state, c.req.valid("param").id);
       return c.json(okFields({ message: op.DELETED_ONE }), 200);
     })
-    .openapi(op.removeAll, (c) => c.json(okFields({ message: op.deletedRules(clearRules(merchantOf(c).state)) }), 200));
+    .openapi(op.removeAll, (c) => c.json(okFields({ message: op.deletedRules(clearRules(tenantOf(c).state)) }), 200));
 }

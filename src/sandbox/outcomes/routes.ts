@@ -3,6 +3,7 @@
  * objects end. The targets, outcomes, match fields and bounds the text states are read from the domain's
  * tables (domain/records.ts, domain/outcomes.ts, domain/bounds.ts); the examples are real bodies.
  */
+import { code } from "../../domain/prose.js";
 import { z } from "@hono/zod-openapi";
 import { MAX_DELAY_SECONDS, MAX_OUTCOME_RULES, MAX_RESPONSE_DELAY_SECONDS, MAX_STATUS_QUERIES } from "../../domain/bounds.js";
 import { iso } from "../../domain/context.js";
@@ -24,7 +25,6 @@ const MAX_USES = stored.times.unwrap().maxValue!;
 /** The targets whose delay_seconds is wall-clock time, bounded tightly. */
 const WALL_CLOCK_TARGETS = OUTCOME_TARGETS.filter((t) => maxDelaySeconds(t) === MAX_RESPONSE_DELAY_SECONDS).sort();
 
-const code = (s: string) => `\`${s}\``;
 /** The outcomes that settle on a status read, per target: "payout completed or failed, vtu ...". */
 const queryOutcomes = (show: (s: string) => string) =>
   Object.entries(QUERY_OUTCOMES)

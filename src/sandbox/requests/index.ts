@@ -2,7 +2,7 @@
 import { listRequests, requestLogView, requestSummaryView, requestView } from "../../domain/request-log-views.js";
 import type { Deps } from "../../http/deps.js";
 import { ApiError } from "../../http/errors.js";
-import { merchantOf, ok, okFields } from "../../http/route.js";
+import { tenantOf, ok, okFields } from "../../http/route.js";
 import { router } from "../../http/validation.js";
 import * as op from "./routes.js";
 
@@ -10,19 +10,19 @@ export function requestLogRoutes(_deps: Deps) {
   return router()
     .openapi(op.list, (c) => {
       const { page, per_page, ...filter } = c.req.valid("query");
-      const log = merchantOf(c).tenant.requestLog;
+      const log = tenantOf(c).tenant.requestLog;
       const { items, pagination } = listRequests(log, filter, { page, per_page });
       return c.json(okFields({ data: items.map(requestSummaryView), pagination, log: requestLogView(log) }), 200);
     })
     .openapi(op.getOne, (c) => {
       const { seq } = c.req.valid("param");
-      const { tenant } = merchantOf(c);
+      const { tenant } = tenantOf(c);
       const entry = tenant.requestLog.get(seq);
       if (!entry) throw new ApiError("NOT_FOUND", op.notInLog(seq, tenant.requestLog));
       return c.json(ok(requestView(entry, tenant.state)), 200);
     })
     .openapi(op.clear, (c) => {
-      const log = merchantOf(c).tenant.requestLog;
+      const log = tenantOf(c).tenant.requestLog;
       const count = log.size;
       log.clear();
       return c.json(okFields({ message: op.cleared(count) }), 200);

@@ -4,6 +4,7 @@
  * the demo merchant's own log: its sample activity runs through the API at start
  * (fixtures/demo-activity.json), so its first twelve requests are these.
  */
+import { pageInfo } from "../../domain/lists.js";
 import { z } from "@hono/zod-openapi";
 import { isoTime } from "../../domain/fields.js";
 import { thousands } from "../../domain/money.js";
@@ -142,7 +143,7 @@ const LOG = { enabled: true, capacity: DEFAULT_REQUEST_LOG_SIZE, size: DEMO_LOG.
 const pageOf = (seqs: number[], total = seqs.length, perPage = PER_PAGE) => ({
   success: true,
   data: seqs.map(summary),
-  pagination: { current_page: 1, per_page: perPage, total_pages: Math.ceil(total / perPage), total },
+  pagination: pageInfo(total, 1, perPage),
   log: LOG,
 });
 

@@ -1,7 +1,7 @@
 /** The snapshot's handlers: export the caller's merchant, or replace it with a snapshot (its keys kept). */
 import { toSnapshot } from "../../domain/snapshot.js";
 import type { Deps } from "../../http/deps.js";
-import { merchantOf, ok, okFields } from "../../http/route.js";
+import { tenantOf, ok, okFields } from "../../http/route.js";
 import { router } from "../../http/validation.js";
 import { assertWebhookTarget } from "../webhook-target.js";
 import * as op from "./routes.js";
@@ -9,11 +9,11 @@ import * as op from "./routes.js";
 export function snapshotRoutes({ registry, driver, shared }: Deps) {
   return router()
     .openapi(op.read, (c) => {
-      const { tenant, state } = merchantOf(c);
+      const { tenant, state } = tenantOf(c);
       return c.json(ok(toSnapshot(tenant.config, tenant.clock.settings(), state)), 200);
     })
     .openapi(op.restore, (c) => {
-      const { tenant } = merchantOf(c);
+      const { tenant } = tenantOf(c);
       const snapshot = c.req.valid("json");
       assertWebhookTarget(snapshot.merchant.webhook_url, shared, "merchant.webhook_url");
       registry.replace(tenant, snapshot);

@@ -3,17 +3,17 @@ import { ledgerEntryView } from "../../domain/ledger.js";
 import { toMinor } from "../../domain/money.js";
 import { fundWallet, walletView } from "../../domain/wallet.js";
 import type { Deps } from "../../http/deps.js";
-import { merchantOf, ok } from "../../http/route.js";
+import { tenantOf, ok } from "../../http/route.js";
 import { router } from "../../http/validation.js";
 import * as op from "./routes.js";
 
 export function walletControlRoutes(_deps: Deps) {
   return router()
     .openapi(op.fund, (c) => {
-      const { ctx, state } = merchantOf(c);
+      const { ctx, state } = tenantOf(c);
       const input = c.req.valid("json");
       const entry = fundWallet(ctx, state, toMinor(input.amount), input.description);
       return c.json(ok({ ...walletView(ctx, state), transaction_id: entry.transaction_id }), 200);
     })
-    .openapi(op.ledger, (c) => c.json(ok(merchantOf(c).state.ledger.map(ledgerEntryView)), 200));
+    .openapi(op.ledger, (c) => c.json(ok(tenantOf(c).state.ledger.map(ledgerEntryView)), 200));
 }

@@ -3,11 +3,12 @@
  * the test event. The examples are the demo merchant's real bodies (it has no webhook_url, so its built-in
  * capture answers); sizes, quotas and magic values are read from the rules that enforce them.
  */
+import { inWords } from "../../domain/prose.js";
 import { z } from "@hono/zod-openapi";
 import { MAX_DELIVERIES, MAX_INCIDENTS } from "../../domain/bounds.js";
 import { EVENT_TYPES, TEST_EVENT_MESSAGE } from "../../domain/events.js";
 import { isoTime } from "../../domain/fields.js";
-import { inWords, thousands } from "../../domain/money.js";
+import { thousands } from "../../domain/money.js";
 import { DeliveryTriggers } from "../../domain/records.js";
 import { CAPTURE_URL, CAPTURED } from "../../domain/webhook-policy.js";
 import { AT, DEMO, DEMO_PAYMENT_RECEIVED, demoNextId } from "../../http/demo-examples.js";

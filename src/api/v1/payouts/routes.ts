@@ -4,13 +4,14 @@
  * named request example, sent to a fresh demo merchant with its sample activity, gets the response of
  * the same name. The bodies are real ones.
  */
+import { code, inWords, spokenList } from "../../../domain/prose.js";
 import { z } from "@hono/zod-openapi";
 import type { MiddlewareHandler } from "hono";
 import { admitPayoutAttempt } from "../../../domain/attempt-caps.js";
 import { amount, digits, text } from "../../../domain/fields.js";
 import { DEFAULT_LIMITS as L, IDENTIFIER_DIGITS, PAYOUT_FEE_CAP, PAYOUT_FEE_PERCENT } from "../../../domain/limits.js";
 import { DEFAULTS } from "../../../domain/merchant.js";
-import { inWords, spokenList, thousands as naira, toMajor } from "../../../domain/money.js";
+import { thousands as naira, toMajor } from "../../../domain/money.js";
 import { accountHolderName } from "../../../domain/names.js";
 import { PAYOUT_MAGIC, type PayoutMagic, type ResponseFaultOutcome } from "../../../domain/outcomes.js";
 import { PayoutSchema, PayoutStatusSchema } from "../../../domain/payouts.js";
@@ -19,13 +20,13 @@ import { requireCapability } from "../../../http/capability.js";
 import { AT, DEMO_HELD_PAYOUT, DEMO_PROCESSING_PAYOUT, demoNextId } from "../../../http/demo-examples.js";
 import type { AppEnv } from "../../../http/env.js";
 import { AFTER_COMMIT, body, errorExample, errors, examples, invalidExample, json } from "../../../http/openapi.js";
-import { merchantOf, routes, Success } from "../../../http/route.js";
+import { tenantOf, routes, Success } from "../../../http/route.js";
 
 const payouts = requireCapability("payouts");
 
 /** Counts the attempt before validation: the spec's caps count attempts, accepted or refused. */
 const payoutAttempts: MiddlewareHandler<AppEnv> = async function payoutAttempts(c, next) {
-  const { tenant, ctx, state } = merchantOf(c);
+  const { tenant, ctx, state } = tenantOf(c);
   admitPayoutAttempt(ctx, state, c.get("clientIp"), tenant.clock.settings());
   await next();
 };
@@ -64,7 +65,6 @@ const Transfer = z
 
 // ---- The test accounts, as the descriptions and examples state them ------------------------------
 
-const code = (value: string) => `\`${value}\``;
 
 const MAGIC = Object.entries(PAYOUT_MAGIC);
 const magicWhere = (keep: (magic: PayoutMagic) => unknown) => MAGIC.filter(([, magic]) => keep(magic));

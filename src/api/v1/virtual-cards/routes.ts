@@ -5,11 +5,13 @@
  * response of the same name: cardholders 1 (APPROVED) and 2 (PENDING), cards 1 (active, USD 100),
  * 2 (frozen) and 3 (active, empty).
  */
+import { pageInfo } from "../../../domain/lists.js";
+import { inWords } from "../../../domain/prose.js";
 import { z } from "@hono/zod-openapi";
 import { CARD_AMOUNT_USD, CARD_LABEL_MAX, CARD_VALIDITY_YEARS, CARDHOLDER_NAME_MAX, CardholderResponse, CardTransactionResponse } from "../../../domain/cards.js";
 import { email, phone, text } from "../../../domain/fields.js";
 import { DEFAULTS } from "../../../domain/merchant.js";
-import { inWords, thousands, toMajor } from "../../../domain/money.js";
+import { thousands, toMajor } from "../../../domain/money.js";
 import { CARD_FUND_MAGIC, KYC_MAGIC } from "../../../domain/outcomes.js";
 import { AT, demoNextId } from "../../../http/demo-examples.js";
 import { afterCommitErrors, body, errorExample, errors, invalidExample, json, withDefault, type Examples } from "../../../http/openapi.js";
@@ -95,7 +97,7 @@ const card = (over: Partial<Record<string, unknown>> = {}) => ({
   ...over,
 });
 
-const pagination = (total: number) => ({ current_page: 1, per_page: 20, total_pages: total === 0 ? 0 : Math.ceil(total / 20), total });
+const pagination = (total: number) => pageInfo(total, 1, DEFAULT_PER_PAGE);
 
 /** Fund and unload answer alike (the demo merchant's card 1, at the default rate). */
 const moved = (message: string, over: Record<string, unknown>) => ({

@@ -3,6 +3,7 @@
  * delay and the magic values are read from the domain (limits.ts, merchant.ts, outcomes.ts); each named
  * request example, sent to a fresh demo merchant, gets the response of the same name.
  */
+import { code, spokenList } from "../../../domain/prose.js";
 import { z } from "@hono/zod-openapi";
 import { NETWORKS } from "../../../domain/catalog.js";
 import { AIRTIME_AMOUNT, ELECTRICITY_AMOUNT, EXAM_QUANTITY } from "../../../domain/limits.js";
@@ -36,9 +37,7 @@ import {
 
 const route = routes({ tags: ["VTU"], middleware: [requireCapability("vtu")] });
 
-const code = (s: string | number) => `\`${s}\``;
-/** "a, b or c". */
-const oneOf = (items: readonly string[], last = "or") => (items.length < 2 ? items.join("") : `${items.slice(0, -1).join(", ")} ${last} ${items.at(-1)}`);
+const oneOf = (items: readonly string[]) => spokenList(items, " or ");
 
 // ---- What every purchase shares ------------------------------------------------------------------
 
@@ -82,7 +81,7 @@ force the same outcomes as the magic phones ${phoneRange(" to ")}. An outcome ru
 
 /** The magic phones that settle on their Nth status read: "`08066666666` and `08077777777`: 3 reads". */
 const SETTLE_ON_READ = MAGIC.filter(([, magic]) => magic.queries);
-const SETTLE_ON_READ_PHONES = `${oneOf(SETTLE_ON_READ.map(([digit]) => code(magicPhone(digit))), "and")}: ${oneOf([...new Set(SETTLE_ON_READ.map(([, magic]) => String(magic.queries)))])} reads`;
+const SETTLE_ON_READ_PHONES = `${spokenList(SETTLE_ON_READ.map(([digit]) => code(magicPhone(digit))))}: ${oneOf([...new Set(SETTLE_ON_READ.map(([, magic]) => String(magic.queries)))])} reads`;
 
 const PHONE_RULE = "a Nigerian mobile number: `0XXXXXXXXXX`, `234XXXXXXXXXX` or `+234XXXXXXXXXX`, with a 07, 08 or 09 prefix (e.g. `08031234567`)";
 
