@@ -1,13 +1,13 @@
 /**
- * The README's "Where each rule lives" table stays true: every file it names exists, every rule lives
+ * ARCHITECTURE.md's "Where each rule lives" table stays true: every file it names exists, every rule lives
  * in at most two source files, and every rule names a test.
  */
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { dirname } from "node:path";
 import { describe, expect, it } from "vitest";
 
-const readme = readFileSync("README.md", "utf8");
-const section = readme.slice(readme.indexOf("### Where each rule lives"));
+const architecture = readFileSync("ARCHITECTURE.md", "utf8");
+const section = architecture.slice(architecture.indexOf("## Where each rule lives"));
 const rows = section
   .slice(0, section.search(/\n#{2,3} (?!Where)/))
   .split("\n")
@@ -29,7 +29,7 @@ const filesOf = (path: string): string[] => {
   return existsSync(dir) ? readdirSync(dir).filter((f) => pattern.test(f)).map((f) => `${dir}/${f}`) : [];
 };
 
-describe("the README's rule table", () => {
+describe("ARCHITECTURE.md's rule table", () => {
   it("has rows", () => expect(rows.length).toBeGreaterThan(30));
 
   for (const [rule, where, tests] of rows) {
