@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 /** CLI: `merchant-sandbox [start] [flags]`. Parses settings here, never at import time. */
 import { startBanner } from "./cli/banner.js";
-import { LISTEN_USAGE, listen, parseListenArgs } from "./cli/listen.js";
+import { DEFAULT_LISTEN_PORT, LISTEN_USAGE, listen, parseListenArgs } from "./cli/listen.js";
 import { CHECK_USAGE, check, parseCheckArgs } from "./cli/check.js";
 import { readFileSync } from "node:fs";
 import { setFlagsFromString } from "node:v8";
@@ -17,7 +17,7 @@ const USAGE = `merchant-sandbox: a high-fidelity sandbox of the Merchant Payment
 
 Usage: merchant-sandbox start [options]
        merchant-sandbox run FILE...                         (run scenario steps; exit 1 on failure)
-       merchant-sandbox listen [--port 3001] [--secret S]   (a local webhook receiver)
+       merchant-sandbox listen [--port ${DEFAULT_LISTEN_PORT}] [--secret S]   (a local webhook receiver)
        merchant-sandbox check [--url U] [--key K] [--secret S] [--json]
                                                             (grade an integration; exit 1 on an error)
        merchant-sandbox doctor --endpoint URL --secret S    (grade a webhook receiver; exit 1 on a failed case)
@@ -146,7 +146,12 @@ function optionsOr<T>(
 async function runListen(argv: string[], help: boolean): Promise<number | undefined> {
   const parsed = optionsOr("listen", LISTEN_USAGE, argv, help, parseListenArgs);
   if ("exit" in parsed) return parsed.exit;
-  const { url, server } = await listen(parsed.options);
+  const started = await listen(parsed.options).catch((err: Error) => err);
+  if (started instanceof Error) {
+    process.stderr.write(`merchant-sandbox listen: ${started.message}\n`);
+    return 1;
+  }
+  const { url, server } = started;
   process.stdout.write(`Listening for webhooks on ${url} (any path); signatures ${parsed.options.secret ? "checked" : "not checked: pass --secret"}\n`);
   const stop = () => server.close(() => process.exit(0));
   process.once("SIGINT", stop);

@@ -10,6 +10,7 @@ import { walletRoutes } from "./api/v1/wallet/index.js";
 import { checkoutPages } from "./pages/checkout-routes.js";
 import { dashboardRoutes } from "./pages/dashboard.js";
 import { docsRoutes } from "./pages/docs.js";
+import { frontPageRoutes } from "./pages/front-page.js";
 import { clockRoutes } from "./sandbox/clock/index.js";
 import { walletControlRoutes } from "./sandbox/wallet/index.js";
 import { virtualAccountControlRoutes } from "./sandbox/virtual-accounts/index.js";
@@ -54,4 +55,5 @@ export const MOUNTS: Mount[] = [
   ["/", checkoutPages],
   ["/", dashboardRoutes],
   ["/", docsRoutes],
+  ["/", frontPageRoutes],
 ];

@@ -9,6 +9,7 @@ import { resolve } from "node:path";
 import { createApp, type App } from "./app.js";
 import { connectionsPerIpOf, quotasOf, type Settings } from "./config.js";
 import { DEFAULT_CONNECTION_LIMITS, guardedServer, type ConnectionLimits } from "./http/connection-limits.js";
+import { listenError } from "./listen-error.js";
 import { createRuntime, type Runtime } from "./runtime.js";
 import { loadScenario, parseScenario, readScenarioText } from "./scenarios/load.js";
 import { pick, substitute } from "./scenarios/match.js";
@@ -71,6 +72,13 @@ function addDemoMerchants(registry: Registry, demo: FixtureMerchant[]): Tenant[]
 }
 
 /**
+ * What the replay's requests carry in place of a socket: a loopback client, and the mark that labels
+ * them `sample` in the request log. It lives in the app's environment, which only an in-process caller
+ * sets, so a client cannot get its own request labelled (nor hide it) with a header.
+ */
+const SAMPLE_ENV = { incoming: { socket: { remoteAddress: "127.0.0.1" } }, sampleActivity: true } as const;
+
+/**
  * A new demo merchant's sample activity (fixtures/demo-activity.json), made through the API itself,
  * in order, `$name` standing for a value captured from an earlier reply. A request that fails stops
  * the start with the fixture named: a broken fixture must not leave a half-made demo.
@@ -81,7 +89,7 @@ export async function runDemoActivity(app: App, merchant: FixtureMerchant): Prom
   for (const [i, r] of merchant.requests.entries()) {
     const path = substitute(r.path, vars) as string;
     const body = r.body === undefined ? undefined : JSON.stringify(substitute(r.body, vars));
-    const res = await app.request(path, { method: r.method, headers, body }, { incoming: { socket: { remoteAddress: "127.0.0.1" } } });
+    const res = await app.request(path, { method: r.method, headers, body }, SAMPLE_ENV);
     const reply = (await res.json()) as unknown;
     if (res.status >= 300) throw new Error(`fixture ${merchant.activity} request ${i + 1} (${r.method} ${path}) failed: ${res.status} ${JSON.stringify(reply)}`);
     for (const [name, at] of Object.entries(r.capture ?? {})) vars[name] = pick(reply, at);
@@ -211,20 +219,4 @@ function scenarioMerchantsOf(registry: Registry, file: string): ScenarioMerchant
   }
   const loaded = loadScenario(registry, parseScenario(text, file), { source: file, seededKeys: false, origin: { file: path, digest } });
   return [...loaded.merchants].map(([alias, tenant]) => ({ file, alias, tenant, restored: false, changed: false }));
-}
-
-/** A listen failure in words that name the way out. */
-function listenError(err: NodeJS.ErrnoException, settings: Pick<Settings, "host" | "port">): Error {
-  const where = `${settings.host}:${settings.port}`;
-  switch (err.code) {
-    case "EADDRINUSE":
-      return new Error(`port ${settings.port} is already in use on ${settings.host}: stop the program using it, or choose another port with --port N or MERCHANT_SANDBOX_PORT (0 picks a free one)`);
-    case "EACCES":
-      return new Error(`not allowed to listen on ${where}: ports below 1024 need privileges; use a higher one, e.g. --port 4010`);
-    case "EADDRNOTAVAIL":
-    case "ENOTFOUND":
-      return new Error(`cannot listen on ${settings.host}: it is not an address of this machine; use --host 127.0.0.1 (this machine only) or --host 0.0.0.0 (every interface)`);
-    default:
-      return new Error(`cannot listen on ${where}: ${err.message}`);
-  }
 }

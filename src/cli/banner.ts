@@ -9,6 +9,7 @@ import type { Tenant } from "../engine/tenant.js";
 export function startBanner(sandbox: RunningSandbox, data: string | undefined): string {
   const lines = [
     `merchant-sandbox listening on ${sandbox.url}`,
+    `  Start here:     ${sandbox.url}/  (links, guides and keys)`,
     `  API base URL:   ${sandbox.url}/api/v1`,
     `  API reference:  ${sandbox.url}/docs  (OpenAPI: ${sandbox.url}/openapi.json)`,
     `  Dashboard:      ${sandbox.url}/dashboard`,

@@ -1,14 +1,17 @@
 /**
  * `merchant-sandbox doctor`: sends the webhook doctor's battery to any receiver (the merchant's own,
  * on a laptop or in CI) and prints a scorecard, or the scorecard as JSON with `--json`. Exit 0 when
- * every case passed, 1 when one failed (or the records view could not be read), 2 on bad usage.
+ * every case passed, 1 when one failed (or the records view could not be read, or nothing answers at
+ * the endpoint: one line says why), 2 on bad usage. Hints go to stderr, so `--json` stays parseable.
  */
 import { parseArgs } from "node:util";
 import { MAX_WEBHOOK_TIMEOUT_SECONDS } from "../domain/bounds.js";
+import { CASES } from "../doctor/battery.js";
 import { runDoctor, type CaseResult, type Observed, type Scorecard } from "../doctor/run.js";
 import { createIds } from "../engine/ids.js";
 import type { SignatureOptions } from "../webhooks/sign.js";
 import { createTransport, describeUrlProblem } from "../webhooks/transport.js";
+import { whyUnreachable } from "./unreachable.js";
 
 export const DOCTOR_USAGE = `Usage: merchant-sandbox doctor --endpoint URL --secret WEBHOOK_SECRET [--records-url URL]
                               [--algorithm sha256|sha512] [--encoding hex|base64]
@@ -25,7 +28,7 @@ MERCHANT_SANDBOX_WEBHOOK_SECRET.
   --timeout-seconds N   how long each delivery may take (default 10, as the sandbox's own; at most 60)
   --json                the scorecard as JSON, for CI
 
-Exit status: 0 when every case passed, 1 when any failed, 2 on bad usage.
+Exit status: 0 when every case passed, 1 when any failed or nothing answers at URL, 2 on bad usage.
 `;
 
 export interface DoctorCliOptions {
@@ -108,9 +111,47 @@ export async function doctorCommand(argv: string[], env: NodeJS.ProcessEnv, out:
     err(`merchant-sandbox doctor: ${parsed.error}\n\n${DOCTOR_USAGE}`);
     return 2;
   }
-  const card = await doctor(parsed.options);
-  out(parsed.options.json ? `${JSON.stringify(card, null, 2)}\n` : formatScorecard(card));
+  const { options } = parsed;
+  // Checked once before the battery: nine cases failing the same way would bury the one cause.
+  const unreachable = await whyUnreachable(options.endpoint, options.timeoutSeconds * 1000, { command: "doctor", expects: "receiver" });
+  if (unreachable) {
+    err(`merchant-sandbox doctor: ${unreachable}\n`);
+    return 1;
+  }
+  const card = await doctor(options);
+  out(options.json ? `${JSON.stringify(card, null, 2)}\n` : formatScorecard(card));
+  const hint = hintFor(card);
+  if (hint) err(hint);
   return card.ok ? 0 : 1;
+}
+
+/** The cases a correct receiver takes: each is signed with --secret. */
+const TAKEN = new Set(CASES.filter((c) => c.expect === "accepted").map((c) => c.id));
+
+/** The answers a receiver gives a signature it cannot verify. */
+const SIGNATURE_REFUSALS = new Set([400, 401, 403]);
+
+/**
+ * One cause behind many failed cases, when the answers point to it: every delivery answered 404 or 405
+ * (the path is wrong), or every case a receiver should take refused as a bad signature (it verifies
+ * with another secret or scheme). Null otherwise.
+ */
+export function hintFor(card: Scorecard): string | null {
+  const all = card.cases.flatMap((c) => c.observed);
+  const statuses = (observed: Observed[]) => [...new Set(observed.map((o) => o.status_code))].join(", ");
+  if (all.length > 0 && all.every((o) => o.status_code === 404 || o.status_code === 405)) {
+    return `Hint: every delivery was answered ${statuses(all)}: nothing at ${card.endpoint} takes a POST. Check the path in --endpoint.\n`;
+  }
+  const signed = card.cases.filter((c) => TAKEN.has(c.id));
+  const refusals = signed.map((c) => c.observed.find((o) => o.status_code !== null && SIGNATURE_REFUSALS.has(o.status_code)));
+  if (signed.length === 0 || !refusals.every((o): o is Observed => o !== undefined)) return null;
+  return [
+    `Hint: every case signed with --secret that your receiver should take was refused (all ${signed.length}, answered ${statuses(refusals)}):`,
+    "      it probably verifies with another webhook secret (or another --algorithm / --encoding). Pass the secret it uses.",
+    "      The sandbox's webhook secret is in the `merchant-sandbox start` banner, the dashboard's Webhook Settings",
+    "      and GET /sandbox/v1/merchant (webhook_secret).",
+    "",
+  ].join("\n");
 }
 
 const answers = (observed: Observed[]) =>

@@ -4,6 +4,7 @@
  */
 import type { Server } from "node:http";
 import { parseArgs } from "node:util";
+import { listenError } from "../listen-error.js";
 import { startWebhookReceiver } from "../webhooks/receiver.js";
 import { verifyWebhookSignature, type SignatureOptions } from "../webhooks/sign.js";
 
@@ -14,12 +15,15 @@ export interface ListenOptions extends SignatureOptions {
   write?: (line: string) => void;
 }
 
-export const LISTEN_USAGE = `Usage: merchant-sandbox listen [--port 3001] [--host 127.0.0.1] [--secret WEBHOOK_SECRET]
+/** Where `listen` receives when no --port is given. */
+export const DEFAULT_LISTEN_PORT = 3001;
+
+export const LISTEN_USAGE = `Usage: merchant-sandbox listen [--port ${DEFAULT_LISTEN_PORT}] [--host 127.0.0.1] [--secret WEBHOOK_SECRET]
                               [--algorithm sha256|sha512] [--encoding hex|base64]
 
 Receives webhooks on http://HOST:PORT/ (any path), prints each event and whether X-Webhook-Signature
 verifies with the secret (also MERCHANT_SANDBOX_WEBHOOK_SECRET), and answers 200.
-Point a merchant at it: PATCH /sandbox/v1/merchant {"webhook_url": "http://127.0.0.1:3001/webhooks"}
+Point a merchant at it: PATCH /sandbox/v1/merchant {"webhook_url": "http://127.0.0.1:${DEFAULT_LISTEN_PORT}/webhooks"}
 `;
 
 export function parseListenArgs(argv: string[], env: NodeJS.ProcessEnv): { options: ListenOptions } | { error: string } {
@@ -28,7 +32,7 @@ export function parseListenArgs(argv: string[], env: NodeJS.ProcessEnv): { optio
       args: argv,
       strict: true,
       options: {
-        port: { type: "string", default: "3001" },
+        port: { type: "string", default: String(DEFAULT_LISTEN_PORT) },
         host: { type: "string", default: "127.0.0.1" },
         secret: { type: "string" },
         algorithm: { type: "string", default: "sha256" },
@@ -46,6 +50,7 @@ export function parseListenArgs(argv: string[], env: NodeJS.ProcessEnv): { optio
   }
 }
 
+/** Starts the receiver; a port it cannot take rejects with `start`'s explanation, worded for `listen`'s flags. */
 export async function listen(options: ListenOptions): Promise<{ url: string; server: Server }> {
   const write = options.write ?? ((line: string) => process.stdout.write(line + "\n"));
   const receiver = await startWebhookReceiver({
@@ -66,6 +71,8 @@ export async function listen(options: ListenOptions): Promise<{ url: string; ser
       write(`[${new Date().toISOString()}] ${summary}  signature: ${verdict}`);
       write(typeof body === "object" && body !== null ? JSON.stringify(body, null, 2) : body);
     },
+  }).catch((err: NodeJS.ErrnoException) => {
+    throw listenError(err, options, { choose: "--port N", example: DEFAULT_LISTEN_PORT });
   });
   return { url: receiver.url, server: receiver.server };
 }

@@ -34,8 +34,18 @@ seq, time on the merchant's clock, method, path, status and error code, latency,
                       only the requests that match (a status class such as 4xx or a code; a path prefix)
   --interval SECONDS  how often --follow asks (default 1)
 
+Stdout carries only requests; notices (nothing matches, waiting, the sandbox lost) go to stderr.
 Headers and bodies: GET /sandbox/v1/requests/{seq}, or the dashboard's Logs view.
 `;
+
+/** Each filter's flag and the query field it becomes. */
+const FILTER_FLAGS = [["status", "status"], ["path", "path"], ["error-code", "error_code"], ["operation", "operation"]] as const;
+
+/** The filters as the user typed them: `--status 4xx --path /api/v1/payout`. */
+const namedFilters = (filters: Record<string, string>) =>
+  FILTER_FLAGS.filter(([, field]) => field in filters)
+    .map(([flag, field]) => `--${flag} ${filters[field]}`)
+    .join(" ");
 
 export function parseLogsArgs(argv: string[], env: NodeJS.ProcessEnv): { options: LogsOptions } | { error: string } {
   try {
@@ -58,7 +68,7 @@ export function parseLogsArgs(argv: string[], env: NodeJS.ProcessEnv): { options
     const interval = Number(values.interval);
     if (!Number.isFinite(interval) || interval < 0.05 || interval > 60) return { error: `--interval must be a number of seconds from 0.05 to 60, not ${values.interval}` };
     const filters: Record<string, string> = {};
-    for (const [flag, field] of [["status", "status"], ["path", "path"], ["error-code", "error_code"], ["operation", "operation"]] as const) {
+    for (const [flag, field] of FILTER_FLAGS) {
       const value = values[flag];
       if (value !== undefined) filters[field] = value;
     }
@@ -68,11 +78,11 @@ export function parseLogsArgs(argv: string[], env: NodeJS.ProcessEnv): { options
   }
 }
 
-/** One request as a line: seq, the merchant's clock, method, path and query, status and error code, latency, request id. */
+/** One request as a line: seq, the merchant's clock, method, path and query, status and error code, latency, request id (and "sample" for the demo's own). */
 export function formatRequest(r: Summary): string {
   const status = r.status === null ? "reset" : `${r.status}${r.error_code ? ` ${r.error_code}` : ""}${r.delivery === "slow_response" ? " (held back)" : ""}`;
   const target = r.query ? `${r.path}?${r.query}` : r.path;
-  return `#${r.seq}  ${r.at}  ${r.method.padEnd(6)} ${target}  ${status}  ${r.latency_ms} ms  ${r.request_id}`;
+  return `#${r.seq}  ${r.at}  ${r.method.padEnd(6)} ${target}  ${status}  ${r.latency_ms} ms  ${r.request_id}${r.sample ? "  (sample)" : ""}`;
 }
 
 /** Why a request to the sandbox failed, worded for the person at the terminal. */
@@ -123,7 +133,12 @@ export interface LogsIo {
 /** Prints the log, then with --follow the new requests until `signal` aborts. Resolves to the exit code. */
 export async function logs(o: LogsOptions, io: LogsIo): Promise<number> {
   let cursor = 0;
-  const print = (r: Summary) => io.out(o.json ? JSON.stringify(r) : formatRequest(r));
+  let shown = 0;
+  let size = 0;
+  const print = (r: Summary) => {
+    shown++;
+    io.out(o.json ? JSON.stringify(r) : formatRequest(r));
+  };
   /** Every request after the cursor, oldest first, a page at a time; false when the log is off. */
   const drain = async (following: boolean): Promise<boolean> => {
     for (;;) {
@@ -142,6 +157,7 @@ export async function logs(o: LogsOptions, io: LogsIo): Promise<number> {
         io.err(`merchant-sandbox logs: ${first.seq - cursor - 1} request(s) left the log before they could be shown (it keeps the newest ${page.log.capacity})`);
       }
       for (const r of page.data) print(r);
+      size = page.log.size;
       cursor = page.data.at(-1)?.seq ?? cursor;
       // Filtered pages skip seqs: move the cursor past everything the log has given out so far.
       if (page.data.length < PER_PAGE) {
@@ -159,7 +175,13 @@ export async function logs(o: LogsOptions, io: LogsIo): Promise<number> {
     }
     throw err;
   }
-  if (!o.follow) return 0;
+  const filtered = Object.keys(o.filters).length > 0;
+  // Never a silent terminal: an empty answer and a wait both say so (on stderr, so --json stays JSON lines).
+  if (!o.follow) {
+    if (shown === 0) io.err(`merchant-sandbox logs: ${filtered ? `no requests match ${namedFilters(o.filters)} (the log holds ${size} request(s))` : "no requests in the log yet"}`);
+    return 0;
+  }
+  io.err(`merchant-sandbox logs: waiting for new requests to ${o.url}${filtered ? ` matching ${namedFilters(o.filters)}` : ""} (Ctrl-C to stop)`);
   let lost = false;
   while (!io.signal?.aborted) {
     await pause(o.interval * 1000, io.signal);

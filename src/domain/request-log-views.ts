@@ -51,6 +51,16 @@ export function listRequests(log: RequestLog, f: RequestFilter, paging: Paging):
   );
 }
 
+/**
+ * The objects the sandbox's own sample requests touched (`sample`), as `kind:id`: what the dashboard
+ * tags "sample". Only while those requests are in the log: it is traffic, and a restart empties it.
+ */
+export function sampleObjects(log: RequestLog): Set<string> {
+  const keys = new Set<string>();
+  for (const e of log.all()) if (e.sample) for (const o of e.objects) keys.add(`${o.kind}:${o.id}`);
+  return keys;
+}
+
 /** What a reader is told about the log itself: whether it is on, its bounds, and where its seqs are. */
 export const requestLogView = (log: RequestLog) => ({ enabled: log.enabled, capacity: log.capacity, size: log.size, next_seq: log.next });
 
@@ -71,6 +81,7 @@ export const requestSummaryView = (e: LoggedRequest) => ({
   delivery: e.delivery,
   objects: e.objects,
   events: e.events,
+  sample: e.sample,
 });
 
 const q = encodeURIComponent;

@@ -57,6 +57,8 @@ export interface LoggedRequest {
   objects: TouchedObject[];
   /** Ids of the webhook events it caused. */
   events: string[];
+  /** Made by the sandbox itself when it created a demo merchant (its sample activity), not by the merchant's code. */
+  sample: boolean;
 }
 
 /** How much of an API key the log shows: enough to tell keys apart, never enough to use one. */

@@ -10,15 +10,65 @@ import { newMerchantConfig } from "../domain/merchant.js";
 export const DEMO = {
   merchantId: "mch_demo",
   virtualAccount: "5721596598",
-  /** The transfer into it that is still pending (narration `Order 1003`), by its transaction_id. */
+  /** The transfer into it that is still pending (narration `Sample order 1003`), by its transaction_id. */
   pendingPayment: "TXN_32WJPO77L0TUWTZ5",
   checkout: "CHK_EIHCVSQ8DN0DMC5D",
-  heldPayout: "demo-payout-held",
-  processingPayout: "demo-payout-processing",
+  heldPayout: "sample-payout-held",
+  processingPayout: "sample-payout-processing",
   vtu: "VTU_4FI280WZB7U0CVYV",
   event: "EVT_48GKWQH95ZQU17A9",
   rule: "rule_1",
 } as const;
+
+/**
+ * What names each object of the sample activity as sample (its reference, narration, description,
+ * label or email), so that no request of the docs or of a user's own code collides with one.
+ */
+export const SAMPLE = {
+  /** The prefix of every reference the sample activity chooses. */
+  prefix: "sample-",
+  virtualAccountReference: "sample-customer-ada",
+  /** The virtual account's customer and the approved cardholder. */
+  email: "sample.ada@example.com",
+  /** The cardholder whose KYC stays pending (an email starting `pending+`). */
+  pendingEmail: "pending+sample.kemi@example.com",
+  checkoutDescription: "Sample: jollof rice for two",
+  clearedNarration: "Sample order 1001",
+  pendingNarration: "Sample order 1003",
+  heldNarration: "Sample supplier settlement",
+  processingNarration: "Sample refund for order 1001",
+  /** Cards 1 (funded), 2 (frozen) and 3. */
+  cardLabels: ["Sample ads spend", "Sample subscriptions", "Sample old travel card"],
+  /** The reference its outcome rule fails at settlement. */
+  failingReference: "sample-will-fail",
+} as const;
+
+/** The demo merchant's wallet balance in Naira once its sample activity has run, as GET /api/v1/wallet/balance shows it. */
+export const DEMO_BALANCE = 836850;
+
+/**
+ * The demo merchant's request log after its sample activity, every entry labelled `sample`: seq,
+ * operationId, path, status, objects touched. A name enquiry comes before each payout.
+ */
+export const DEMO_LOG = [
+  [1, "createVirtualAccount", "/api/v1/virtual-account/create", 200, [["virtual_account", DEMO.virtualAccount]]],
+  [2, "createCheckout", "/api/v1/checkout/create", 200, [["checkout", DEMO.checkout]]],
+  [3, "verifyAccount", "/api/v1/payout/verify-account", 200, []],
+  [4, "createPayout", "/api/v1/payout/transfer", 201, [["payout", DEMO.heldPayout]]],
+  [5, "verifyAccount", "/api/v1/payout/verify-account", 200, []],
+  [6, "createPayout", "/api/v1/payout/transfer", 201, [["payout", DEMO.processingPayout]]],
+  [7, "buyAirtime", "/api/v1/vtu/airtime", 200, [["vtu", "TXN_N408IIWLSHCFE7TA"]]],
+  [8, "createCardholder", "/api/v1/virtual-cards/cardholders", 200, [["cardholder", "1"]]],
+  [9, "createVirtualCard", "/api/v1/virtual-cards", 200, [["card", "1"]]],
+  [10, "fundVirtualCard", "/api/v1/virtual-cards/1/fund", 200, [["card", "1"], ["card_transaction", "TXN_IEFKR5ZGCF1RYSW5"]]],
+  [11, "createVirtualCard", "/api/v1/virtual-cards", 200, [["card", "2"]]],
+  [12, "freezeVirtualCard", "/api/v1/virtual-cards/2/freeze", 200, [["card", "2"]]],
+  [13, "createVirtualCard", "/api/v1/virtual-cards", 200, [["card", "3"]]],
+  [14, "createCardholder", "/api/v1/virtual-cards/cardholders", 200, [["cardholder", "2"]]],
+] as const;
+
+/** The seqs of the demo log's requests to `operation`, oldest first. */
+export const demoSeqs = (operation: (typeof DEMO_LOG)[number][1]) => DEMO_LOG.filter((r) => r[1] === operation).map((r) => r[0]);
 
 /** The time every example shows: the demo merchant's clock when its sample activity ran. */
 export const AT = "2026-03-02T09:00:00.000Z";
@@ -54,7 +104,7 @@ export const DEMO_PROCESSING_PAYOUT = {
   account: "****0002",
   account_name: "ALIYU BABAJIDE",
   bank_name: "Guaranty Trust Bank",
-  narration: "Refund for order 1001",
+  narration: SAMPLE.processingNarration,
   created_at: AT,
 };
 
@@ -74,7 +124,7 @@ export const DEMO_HELD_PAYOUT = {
   status: "pending_approval",
   account: "****3003",
   account_name: "ADEYEMI IBRAHIM IFEOMA",
-  narration: "Supplier settlement",
+  narration: SAMPLE.heldNarration,
 };
 
 /** The base URL of links in examples: the sandbox as `npm start` serves it. */
@@ -88,8 +138,8 @@ export const demoCheckoutRecord = (status: "pending" | "paid") => ({
   status,
   amount: 12500,
   currency: "NGN",
-  description: "Jollof rice for two",
-  customer_email: "ada@example.com",
+  description: SAMPLE.checkoutDescription,
+  customer_email: SAMPLE.email,
   customer_name: null,
   redirect_url: null,
   account_number: "5836420702",
@@ -115,10 +165,10 @@ export const demoPaymentRecord = (reference: string, amount: number, status: str
   created_at: AT,
 });
 
-/** The demo's two payments: `Order 1001` cleared at once, `Order 1003` still pending (for a day of sim time). */
+/** The demo's two payments: `Sample order 1001` cleared at once, `Sample order 1003` still pending (for a day of sim time). */
 export const DEMO_PAYMENTS = {
-  cleared: demoPaymentRecord("Order 1001", 5000, "success", "OKAFOR CHINEDU EMMANUEL", "Guaranty Trust Bank", "TXN_1TFI4AI7WX9S54YS"),
-  pending: (status = "pending") => demoPaymentRecord("Order 1003", 2500, status, "OBI ADAEZE", "Access Bank", DEMO.pendingPayment),
+  cleared: demoPaymentRecord(SAMPLE.clearedNarration, 5000, "success", "OKAFOR CHINEDU EMMANUEL", "Guaranty Trust Bank", "TXN_1TFI4AI7WX9S54YS"),
+  pending: (status = "pending") => demoPaymentRecord(SAMPLE.pendingNarration, 2500, status, "OBI ADAEZE", "Access Bank", DEMO.pendingPayment),
 };
 
 /** The data of the demo's payment.received event (its cleared payment), as the webhook carries it, in that order. */

@@ -4,7 +4,11 @@ import type { Tenant } from "../engine/tenant.js";
 
 /** Hono environment of the whole app: the tenant is set once, by the auth middleware, and only there. */
 export interface AppEnv {
-  Bindings: { incoming?: IncomingMessage };
+  Bindings: {
+    incoming?: IncomingMessage;
+    /** Set only by the in-process replay of a demo merchant's sample activity (server.ts): never from a client. */
+    sampleActivity?: true;
+  };
   Variables: {
     requestId: string;
     clientIp: string;

@@ -186,6 +186,8 @@ function record(
     delivery: m.reset ? "connection_reset" : c.get("responseFault")?.outcome === "slow_response" ? "slow_response" : "answered",
     objects: touched(c, m.operation, status, m.first, answer),
     events: mark?.events ?? NO_EVENTS,
+    // The replay marks its requests in the app's environment, which no client request can set.
+    sample: c.env?.sampleActivity === true,
   };
   tenant.requestLog.add(entry);
 }

@@ -26,6 +26,7 @@ import {
 } from "../domain/lists.js";
 import { contextOf, type Tenant } from "../engine/tenant.js";
 import { choices, ListTable, pageOf, tableQuery, when } from "./dashboard-tables.js";
+import { sampleOf, SampleTag } from "./dashboard-sample.js";
 
 
 const naira = (n: number) => `₦${n.toLocaleString("en-NG", { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`;
@@ -68,6 +69,12 @@ export function Overview({ tenant }: { tenant: Tenant }) {
       <p class="muted">
         Merchant <span class="mono">{tenant.id}</span>
       </p>
+      {tenant.requestLog.all().some((e) => e.sample) ? (
+        <p class="notice" data-testid="sample-notice">
+          This merchant started with sample activity, tagged <span class="tag">sample</span> below: the sandbox made it through the API at start, as a
+          model integration would (a name enquiry before each transfer). Your own requests and objects appear beside it, untagged.
+        </p>
+      ) : null}
       <p>
         Wallet balance: <strong data-testid="balance">{naira(wallet.balance)}</strong>
       </p>
@@ -137,6 +144,7 @@ export function Ledger({ tenant, query }: { tenant: Tenant; query: URLSearchPara
 export function VirtualAccounts({ tenant, query }: { tenant: Tenant; query: URLSearchParams }) {
   const q = tableQuery(query, "", []);
   const page = pageOf(q, (paging) => listVirtualAccounts(tenant.state, { search: q.search }, paging));
+  const sample = sampleOf(tenant);
   return (
     <div>
       <ListTable id="accounts-list" label="Virtual accounts" caption="Dedicated accounts, newest first" head={["Account", "Name", "Reference", "Created", "Simulate"]} empty="No virtual accounts yet."
@@ -145,7 +153,7 @@ export function VirtualAccounts({ tenant, query }: { tenant: Tenant; query: URLS
           const v = virtualAccountView(a);
           return (
             <tr data-key={v.account_number}>
-              <td class="mono">{v.account_number}</td>
+              <td class="mono">{v.account_number}<SampleTag on={sample("virtual_account", v.account_number)} /></td>
               <td>{v.account_name}</td>
               <td>{v.reference}</td>
               <td>{when(v.created_at)}</td>
@@ -183,6 +191,7 @@ export function PaymentLinks({ tenant, baseUrl, query }: { tenant: Tenant; baseU
   const now = tenant.clock.now();
   const q = tableQuery(query, "", LINK_STATUSES);
   const page = pageOf(q, (paging) => listCheckouts(tenant.state, now, { search: q.search, status: q.status as (typeof LINK_STATUSES)[number] | undefined }, paging));
+  const sample = sampleOf(tenant);
   return (
     <div>
       <ListTable id="links-list" label="Payment links" caption="Newest first" head={["Reference", "Amount", "Status", "Expires", "Paid at", ""]} empty="No payment links yet."
@@ -193,6 +202,7 @@ export function PaymentLinks({ tenant, baseUrl, query }: { tenant: Tenant; baseU
             <tr data-key={v.reference}>
               <td>
                 <a href={`${baseUrl}/pay/${v.reference}`} target="_blank" rel="noopener" class="mono">{v.reference}</a>
+                <SampleTag on={sample("checkout", v.reference)} />
               </td>
               <td>{naira(v.amount)}</td>
               <td><span class={`status ${v.status}`}>{v.status}</span></td>
@@ -217,6 +227,7 @@ export function PaymentLinks({ tenant, baseUrl, query }: { tenant: Tenant; baseU
 export function Payouts({ tenant, query }: { tenant: Tenant; query: URLSearchParams }) {
   const q = tableQuery(query, "", PAYOUT_STATUSES);
   const page = pageOf(q, (paging) => listPayouts(tenant.state, { search: q.search, status: q.status as (typeof PAYOUT_STATUSES)[number] | undefined }, paging));
+  const sample = sampleOf(tenant);
   return (
     <ListTable id="payouts-list" label="Payouts" caption="Newest first" head={["Reference", "Amount", "Fee", "Status", "Account", "Created", "Processed", "Error", "Actions"]} empty="No payouts yet."
       query={q} page={page} size={tenant.state.payouts.size} statuses={choices(PAYOUT_STATUSES)} searchLabel="Search reference, order or account">
@@ -225,7 +236,7 @@ export function Payouts({ tenant, query }: { tenant: Tenant; query: URLSearchPar
         const base = `/sandbox/v1/payouts/${encodeURIComponent(v.reference)}`;
         return (
           <tr data-payout={v.reference} data-key={v.reference}>
-            <td class="mono">{v.reference}</td>
+            <td class="mono">{v.reference}<SampleTag on={sample("payout", v.reference)} /></td>
             <td>{naira(v.amount)}</td>
             <td>{naira(v.fee)}</td>
             <td><span class={`status ${v.status === "completed" ? "paid" : v.status === "failed" ? "failed" : "pending"}`} data-testid="payout-status">{v.status}</span></td>
@@ -253,6 +264,7 @@ const VTU_STATUSES = [
 export function Vtu({ tenant, query }: { tenant: Tenant; query: URLSearchParams }) {
   const q = tableQuery(query, "", VTU_STATUSES.map((s) => s.value));
   const page = pageOf(q, (paging) => listVtuPurchases(tenant.state, { search: q.search, status: q.status as (typeof VTU_STATUSES)[number]["value"] | undefined }, paging));
+  const sample = sampleOf(tenant);
   return (
     <ListTable id="vtu-list" label="VTU purchases" what="VTU purchases" caption="Newest first" head={["Reference", "Service", "Amount", "Status", "Description", "Date", "Actions"]} empty="No VTU purchases yet."
       query={q} page={page} size={tenant.state.vtu.size} statuses={VTU_STATUSES} searchLabel="Search reference or description">
@@ -260,7 +272,7 @@ export function Vtu({ tenant, query }: { tenant: Tenant; query: URLSearchParams 
         const v = vtuRecordView(p);
         return (
           <tr data-key={v.reference}>
-            <td class="mono">{v.reference}</td>
+            <td class="mono">{v.reference}<SampleTag on={sample("vtu", p.transaction_id)} /></td>
             <td>{v.service}</td>
             <td>{naira(v.amount)}</td>
             <td>{v.status}</td>
@@ -286,6 +298,7 @@ export function Cards({ tenant, query }: { tenant: Tenant; query: URLSearchParam
   const holders = pageOf(hq, (paging) => listCardholders(tenant.state, { search: hq.search, status: hq.status as (typeof KYC_STATUSES)[number] | undefined }, paging));
   const cq = tableQuery(query, "cards.", CARD_STATUSES);
   const cards = pageOf(cq, (paging) => listCards(tenant.state, { search: cq.search, status: cq.status as (typeof CARD_STATUSES)[number] | undefined }, paging));
+  const sample = sampleOf(tenant);
   return (
     <div>
       <h3>Cardholders</h3>
@@ -295,7 +308,7 @@ export function Cards({ tenant, query }: { tenant: Tenant; query: URLSearchParam
           const v = cardholderView(h);
           return (
             <tr data-key={v.cardholder_id}>
-              <td>{v.cardholder_id}</td>
+              <td>{v.cardholder_id}<SampleTag on={sample("cardholder", v.cardholder_id)} /></td>
               <td>{v.full_name}</td>
               <td>{v.email}</td>
               <td>{v.kyc_status}</td>
@@ -312,7 +325,7 @@ export function Cards({ tenant, query }: { tenant: Tenant; query: URLSearchParam
           const base = `/api/v1/virtual-cards/${v.card_id}`;
           return (
             <tr data-key={v.card_id}>
-              <td>{v.card_id}</td>
+              <td>{v.card_id}<SampleTag on={sample("card", v.card_id)} /></td>
               <td>{v.brand}</td>
               <td class="mono">{v.masked_pan}</td>
               <td>${v.balance.toFixed(2)}</td>

@@ -12,6 +12,7 @@ import type { TouchedObject } from "../domain/request-log.js";
 import { listRequests, requestSummaryView, requestView, touchedRecord } from "../domain/request-log-views.js";
 import type { Tenant } from "../engine/tenant.js";
 import { choices, ListTable, pageOf, Payload, Table, tableQuery, when } from "./dashboard-tables.js";
+import { SampleTag } from "./dashboard-sample.js";
 
 /** The status filter's classes, as GET /sandbox/v1/requests takes them. */
 const CLASSES: Record<string, readonly [number, number]> = { "2xx": [200, 299], "3xx": [300, 399], "4xx": [400, 499], "5xx": [500, 599] };
@@ -63,7 +64,7 @@ export function RequestLogList({ tenant, query }: { tenant: Tenant; query: URLSe
               <td>{r.seq}</td>
               <td>{when(r.at)}</td>
               <td>{r.method}</td>
-              <td class="mono">{r.query ? `${r.path}?${r.query}` : r.path}</td>
+              <td class="mono">{r.query ? `${r.path}?${r.query}` : r.path}<SampleTag on={r.sample} /></td>
               <td><span class={`status ${statusClass(r.status)}`} data-testid="request-status">{r.status ?? "reset"}</span></td>
               <td class="mono">{r.error_code ?? ""}</td>
               <td>{r.latency_ms} ms</td>
@@ -91,6 +92,11 @@ export function RequestDetail({ tenant, seq }: { tenant: Tenant; seq: number }) 
         </h3>
         <button type="button" class="secondary" data-close-request="">Close</button>
       </div>
+      {r.sample ? (
+        <p class="notice" data-testid="request-sample">
+          <span class="tag">sample</span> The sandbox made this request itself when it created the demo merchant (its sample activity), not your code.
+        </p>
+      ) : null}
       <dl class="details">
         <dt>Status</dt>
         <dd>

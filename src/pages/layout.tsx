@@ -43,6 +43,7 @@ button.small { padding:4px 10px; font-size:.85rem; } td.details-cell { min-width
 .local-time { color:var(--muted); } .filter-bar { margin-bottom:8px; } .pager { align-items:center; margin-top:8px; } .pager p { margin:0; }
 .live-line { align-items:center; margin:12px 0; } .live-line p { margin:0; }
 button.danger { background:var(--bad); color:#fff; }
+.tag { display:inline-block; margin-left:6px; padding:0 8px; border-radius:999px; background:#e8f0fe; color:#1e3a8a; font-size:.8rem; font-weight:600; font-family:system-ui, sans-serif; }
 fieldset { border:1px solid var(--line); border-radius:8px; margin:12px 0; padding:4px 12px 12px; min-width:0; } legend { font-weight:700; padding:0 4px; }
 input[type=checkbox] { width:auto; margin:8px 0 4px; }
 .field-error { margin:4px 0 0; padding:6px 10px; font-size:.9rem; }

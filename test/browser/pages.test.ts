@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { receivers } from "../helpers.js";
-import { merchantAt, openPage, SCREENSHOTS, SKIP_BROWSER, useBrowserSandbox } from "./browser.js";
+import { DEMO_LOG } from "../../src/http/demo-examples.js";
+import { DEMO_KEYS, receivers } from "../helpers.js";
+import { axeViolations, merchantAt, openPage, SCREENSHOTS, SIZES, SKIP_BROWSER, useBrowserSandbox } from "./browser.js";
 
 const ctx = useBrowserSandbox();
 const receiver = receivers();
@@ -87,6 +88,22 @@ describe.skipIf(SKIP_BROWSER)("dashboard", () => {
     await page.close();
   }, 60_000);
 
+  it("opens green on the demo merchant, its sample activity tagged", async () => {
+    const { page, violations, external } = await openPage(ctx, `${ctx.sandbox.url}/dashboard`, 1200);
+    await page.getByLabel("API key (X-Api-Key)").fill(DEMO_KEYS["x-api-key"]);
+    await page.getByLabel("API secret (X-Api-Secret)").fill(DEMO_KEYS["x-api-secret"]);
+    await page.getByRole("button", { name: "Sign in" }).click();
+    await expect.poll(() => page.locator("#checks [data-verdict]").getAttribute("data-verdict")).toBe("pass");
+    expect(await page.locator("[data-testid=sample-notice]").isVisible()).toBe(true);
+    await expect.poll(() => page.locator("#logs [data-testid=sample-tag]").count()).toBe(DEMO_LOG.length);
+    expect(await page.locator("#payouts [data-testid=sample-tag]").count()).toBe(2);
+    await page.screenshot({ path: `${SCREENSHOTS}/dashboard-demo.png`, fullPage: true });
+    expect(await axeViolations(page)).toEqual([]);
+    expect(violations).toEqual([]);
+    expect(external).toEqual([]);
+    await page.close();
+  }, 60_000);
+
   it("refuses wrong keys", async () => {
     const { page } = await openPage(ctx, `${ctx.sandbox.url}/dashboard`, 1200);
     await page.getByLabel("API key (X-Api-Key)").fill("pk_test_nobody");
@@ -96,6 +113,25 @@ describe.skipIf(SKIP_BROWSER)("dashboard", () => {
     expect(await page.locator("#app").isHidden()).toBe(true);
     await page.close();
   }, 60_000);
+});
+
+describe.skipIf(SKIP_BROWSER)("front page", () => {
+  for (const size of SIZES) {
+    it(`${size.name}: links to the dashboard, the API reference, OpenAPI and health, and passes axe`, async () => {
+      const { page, violations, external, status } = await openPage(ctx, `${ctx.sandbox.url}/`, size.width, { height: size.height });
+      expect(status).toBe(200);
+      expect(await page.getByRole("heading", { level: 1 }).textContent()).toBe("merchant-sandbox");
+      for (const name of ["Dashboard", "API reference", "OpenAPI document", "Health"]) expect(await page.getByRole("link", { name }).isVisible(), name).toBe(true);
+      expect(await page.getByText(DEMO_KEYS["x-api-key"]).isVisible()).toBe(true);
+      await page.screenshot({ path: `${SCREENSHOTS}/front-page-${size.name}.png`, fullPage: true });
+      expect(await axeViolations(page)).toEqual([]);
+      await page.getByRole("link", { name: "Dashboard" }).click();
+      await page.waitForURL(`${ctx.sandbox.url}/dashboard`);
+      expect(violations).toEqual([]);
+      expect(external).toEqual([]);
+      await page.close();
+    }, 60_000);
+  }
 });
 
 describe.skipIf(SKIP_BROWSER)("/docs", () => {

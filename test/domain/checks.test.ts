@@ -72,6 +72,7 @@ function requestLog() {
       delivery: c.delivery ?? (status === null ? "connection_reset" : "answered"),
       objects: [],
       events: [],
+      sample: false,
     };
     requests.push(entry);
     return entry;

@@ -204,5 +204,6 @@ export const loggedRequest = (over: Partial<Omit<LoggedRequest, "seq">> = {}): O
   delivery: "answered",
   objects: [],
   events: [],
+  sample: false,
   ...over,
 });

@@ -7,10 +7,17 @@
 import { spawn } from "node:child_process";
 import { afterEach, describe, expect, it } from "vitest";
 import { formatRequest, logs, parseLogsArgs, type LogsOptions } from "../../src/cli/logs.js";
+import { DEMO_LOG } from "../../src/http/demo-examples.js";
 import { payoutBody } from "../client.js";
 import { DEMO_KEYS, REPO_ROOT, runCli, signUpAtStart, startFromArgs, stopServers, until, type ServerMerchant } from "../helpers.js";
 
 afterEach(stopServers);
+
+/** The requests the demo merchant's sample activity logs at start. */
+const SAMPLE_REQUESTS = DEMO_LOG.length;
+
+/** The demo merchant, by its keys alone. */
+const DEMO: ServerMerchant = { id: "mch_demo", keys: { ...DEMO_KEYS }, call: () => Promise.reject(new Error("unused")) };
 
 /** A sandbox with a merchant whose log holds a payout (201), a refused payout (422) and a status read. */
 async function withTraffic(args: string[] = []) {
@@ -94,25 +101,25 @@ describe("merchant-sandbox logs", () => {
     expect(out[4]).toMatch(/^#5 .* POST {3}\/api\/v1\/vtu\/airtime {2}200 /);
     stop.abort();
     expect(await done).toBe(0);
-    expect(err).toEqual([]);
+    expect(err).toEqual([`merchant-sandbox logs: waiting for new requests to ${s.url} (Ctrl-C to stop)`]);
   });
 
   it("--follow rides out a restart of the sandbox: says it lost it, then follows the new log from its start", async () => {
     const first = await startFromArgs([]);
     const port = new URL(first.url).port;
-    const demo: ServerMerchant = { id: "mch_demo", keys: { ...DEMO_KEYS }, call: () => Promise.reject(new Error("unused")) };
-    await fetch(`${first.url}/api/v1/wallet/balance`, { headers: DEMO_KEYS }); // seq 13, after the demo's sample activity
+    await fetch(`${first.url}/api/v1/wallet/balance`, { headers: DEMO_KEYS }); // the request after the demo's sample activity
     const stop = new AbortController();
-    const { out, err, done } = run(optionsFor(first.url, demo, { follow: true }), stop.signal);
-    await until(() => out.length === 13, "the first sandbox's log");
+    const { out, err, done } = run(optionsFor(first.url, DEMO, { follow: true }), stop.signal);
+    await until(() => out.length === SAMPLE_REQUESTS + 1, "the first sandbox's log");
     await first.close();
     await until(() => err.some((l) => l.includes("still trying")), "the lost sandbox noticed");
     await startFromArgs(["--port", port]);
-    await until(() => out.length === 25, "the new sandbox's log, from its start");
+    await until(() => out.length === 2 * SAMPLE_REQUESTS + 1, "the new sandbox's log, from its start");
     stop.abort();
     expect(await done).toBe(0);
-    expect(out.slice(13).map((l) => l.split(" ")[0])).toEqual(Array.from({ length: 12 }, (_, i) => `#${i + 1}`));
+    expect(out.slice(SAMPLE_REQUESTS + 1).map((l) => l.split(" ")[0])).toEqual(Array.from({ length: SAMPLE_REQUESTS }, (_, i) => `#${i + 1}`));
     expect(err).toEqual([
+      `merchant-sandbox logs: waiting for new requests to ${first.url} (Ctrl-C to stop)`,
       expect.stringMatching(/cannot reach the sandbox at .*; still trying$/),
       expect.stringContaining("the sandbox was restarted and its log is new"),
       expect.stringContaining("reached the sandbox at"),
@@ -122,9 +129,17 @@ describe("merchant-sandbox logs", () => {
   it("a reset connection shows as reset", () => {
     const line = formatRequest({
       seq: 9, request_id: "r", method: "POST", path: "/api/v1/payout/transfer", query: "", operation: "createPayout", status: null, error_code: null,
-      latency_ms: 3.5, client_ip: "127.0.0.1", at: "2026-03-02T09:00:00.000Z", wall_at: "2026-03-02T09:00:00.000Z", delivery: "connection_reset", objects: [], events: [],
+      latency_ms: 3.5, client_ip: "127.0.0.1", at: "2026-03-02T09:00:00.000Z", wall_at: "2026-03-02T09:00:00.000Z", delivery: "connection_reset", objects: [], events: [], sample: false,
     });
     expect(line).toBe("#9  2026-03-02T09:00:00.000Z  POST   /api/v1/payout/transfer  reset  3.5 ms  r");
+  });
+
+  it("the demo's sample activity is labelled as such", async () => {
+    const s = await startFromArgs([]);
+    const { out, done } = run(optionsFor(s.url, DEMO));
+    expect(await done).toBe(0);
+    expect(out).toHaveLength(SAMPLE_REQUESTS);
+    for (const line of out) expect(line).toMatch(/ {2}\(sample\)$/);
   });
 
   it("exits 1 with a clear message on wrong keys, an unreachable sandbox, or a log turned off", async () => {

@@ -12,7 +12,7 @@ import { POLL_PACE_SECONDS } from "../../domain/checks-requests.js";
 import { WEBHOOK_ANSWER_SECONDS } from "../../domain/checks-webhooks.js";
 import { isoTime } from "../../domain/fields.js";
 import { thousands } from "../../domain/money.js";
-import { AT } from "../../http/demo-examples.js";
+import { AT, DEMO_LOG } from "../../http/demo-examples.js";
 import { body, json } from "../../http/openapi.js";
 import { routes, Success } from "../../http/route.js";
 import { controlErrors, validationError } from "../errors.js";
@@ -90,22 +90,12 @@ const Report = z
 
 // ---- GET /sandbox/v1/checks ----------------------------------------------------------------------
 
-const payoutEvidence = (seq: number, account: string) => ({
-  seq,
-  method: "POST",
-  path: "/api/v1/payout/transfer",
-  status: 201,
-  error_code: null,
-  at: AT,
-  note: `Account 058/${account} had no successful verify-account before this transfer.`,
-});
-
-/** The demo merchant's sample activity (fixtures/demo-activity.json) sends its two payouts without a name enquiry. */
-const DEMO_FIRED: Record<string, { occurrences: number; requests: unknown[] }> = {
-  "transfer-to-unverified-account": { occurrences: 2, requests: [payoutEvidence(3, "1002003003"), payoutEvidence(4, "0123450002")] },
-};
-/** What the rest of its activity gave the rules to judge; every other rule is not applicable. */
+/**
+ * What the demo's sample activity (fixtures/demo-activity.json), a model integration, gave the rules
+ * to judge: each passes; every other rule is not applicable.
+ */
 const DEMO_PASSED = new Set([
+  "transfer-to-unverified-account",
   "amount-with-more-than-two-decimals",
   "secret-key-in-browser",
   "request-from-ip-not-allowlisted",
@@ -115,18 +105,16 @@ const DEMO_PASSED = new Set([
 ]);
 
 const demoRule = ({ id, title, severity, rationale }: (typeof CHECK_RULES)[number]) => {
-  const fired = DEMO_FIRED[id];
-  const status: CheckStatus = fired ? "fired" : DEMO_PASSED.has(id) ? "passed" : "not_applicable";
-  const evidence = { requests: fired?.requests ?? [], deliveries: [], transactions: [] };
-  return { id, title, severity, rationale, status, occurrences: fired?.occurrences ?? 0, evidence };
+  const status: CheckStatus = DEMO_PASSED.has(id) ? "passed" : "not_applicable";
+  return { id, title, severity, rationale, status, occurrences: 0, evidence: { requests: [], deliveries: [], transactions: [] } };
 };
 
 /** GET /sandbox/v1/checks for the demo merchant as `npm start` makes it (test/sandbox/checks.test.ts compares them). */
 export const DEMO_CHECKS_REPORT = {
   success: true,
   data: {
-    summary: { verdict: "fail", rules: CHECK_RULES.length, fired: 1, passed: DEMO_PASSED.size, not_applicable: CHECK_RULES.length - 1 - DEMO_PASSED.size, errors: 1, warnings: 0, infos: 0 },
-    examined: { request_log: true, requests: 12, first_request_seq: 1, deliveries: 1, events: 1, credits_reported: null },
+    summary: { verdict: "pass", rules: CHECK_RULES.length, fired: 0, passed: DEMO_PASSED.size, not_applicable: CHECK_RULES.length - DEMO_PASSED.size, errors: 0, warnings: 0, infos: 0 },
+    examined: { request_log: true, requests: DEMO_LOG.length, first_request_seq: 1, deliveries: 1, events: 1, credits_reported: null },
     rules: CHECK_RULES.map(demoRule).sort((a, b) => CHECK_STATUSES.indexOf(a.status) - CHECK_STATUSES.indexOf(b.status)),
   },
 };
@@ -165,7 +153,7 @@ still holds (\`examined.first_request_seq\`: raise \`--request-log\` for a long 
 Reading the report changes nothing.`.trim(),
   responses: {
     200: json(Success({ data: Report }), "The report", {
-      demo: { summary: "The demo merchant: its sample payouts were sent without a name enquiry", value: DEMO_CHECKS_REPORT },
+      demo: { summary: "The demo merchant: its sample activity passes every rule it gives something to judge", value: DEMO_CHECKS_REPORT },
     }),
     ...controlErrors(),
   },

@@ -10,7 +10,7 @@ import { applySettings, DEFAULTS, merchantView, newMerchantConfig, type Credenti
 import { MerchantSettingsSchema, NewMerchantSchema } from "../../domain/merchant-settings.js";
 import { thousands } from "../../domain/money.js";
 import type { ClockMode, MerchantConfig } from "../../domain/records.js";
-import { AT, DEMO, DEMO_CONFIG } from "../../http/demo-examples.js";
+import { AT, DEMO, DEMO_BALANCE, DEMO_CONFIG } from "../../http/demo-examples.js";
 import { body, errorExample, json } from "../../http/openapi.js";
 import { routes, Success } from "../../http/route.js";
 import { controlErrors, openErrors, validationError } from "../errors.js";
@@ -61,11 +61,10 @@ function signedUp(credentials: Credentials, { wallet_balance = DEFAULTS.wallet_b
 }
 
 /** The demo merchant after its sample activity. */
-const DEMO_BALANCE = 836850;
 const DEMO_MERCHANT = shown(DEMO_CONFIG, DEMO_BALANCE);
 
 const { limits, delays, webhook } = DEFAULTS;
-const SETTINGS = `
+export const SETTINGS = `
 The settings (every one optional; amounts in Naira with at most two decimals, unless named \`_usd\`):
 
 | Setting | Default | What it does |

@@ -12,7 +12,7 @@ import { thousands } from "../../domain/money.js";
 import { OUTCOMES, SLOW_RESPONSE_SECONDS, type OutcomeTarget, type RuleInput as RuleBody } from "../../domain/outcomes.js";
 import { MAX_MATCH_FIELDS, maxDelaySeconds, OUTCOME_TARGETS, OutcomeRuleRecord, QUERY_OUTCOMES, RESPONSE_OPERATIONS, RULE_SHAPES, ruleMatch, ruleProblems } from "../../domain/records.js";
 import { DEFAULT_FAULT_DELAY_SECONDS } from "../../domain/webhook-policy.js";
-import { AT, DEMO } from "../../http/demo-examples.js";
+import { AT, DEMO, SAMPLE } from "../../http/demo-examples.js";
 import { body, errorExample, examples, json } from "../../http/openapi.js";
 import { routes, Success } from "../../http/route.js";
 import { controlErrors, validationError } from "../errors.js";
@@ -239,8 +239,8 @@ to every object of its target.`.trim(),
   responses: {
     200: json(Success({ data: z.array(Rule) }), "The rules", {
       rules: {
-        summary: "The demo merchant's rule: payouts with reference will-fail fail at settlement",
-        value: { success: true, data: [created({ target: "payout", match: { reference: "will-fail" }, outcome: "failed" }, DEMO.rule)] },
+        summary: `The demo merchant's sample rule: payouts with reference ${SAMPLE.failingReference} fail at settlement`,
+        value: { success: true, data: [created({ target: "payout", match: { reference: SAMPLE.failingReference }, outcome: "failed" }, DEMO.rule)] },
       },
     }),
     ...controlErrors(),

@@ -2,7 +2,7 @@
  * The request log's contract (domain/request-log.ts, filled by http/request-log.ts): a page of it, one
  * request whole, and clearing it. Sandbox only: the real service has no such endpoints. The examples are
  * the demo merchant's own log: its sample activity runs through the API at start
- * (fixtures/demo-activity.json), so its first twelve requests are these.
+ * (fixtures/demo-activity.json), so its first requests are these (DEMO_LOG), each labelled `sample`.
  */
 import { pageInfo } from "../../domain/lists.js";
 import { z } from "@hono/zod-openapi";
@@ -10,7 +10,7 @@ import { isoTime } from "../../domain/fields.js";
 import { thousands } from "../../domain/money.js";
 import { DEFAULT_REQUEST_LOG_SIZE, ENTRY_OVERHEAD_BYTES, KEY_SHOWN, LOGGED_BODY_BYTES, MAX_REQUEST_LOG_SIZE, REQUEST_LOG_BYTES } from "../../domain/request-log.js";
 import { DEFAULT_LOG_BUDGET_MB, MB } from "../../engine/log-budget.js";
-import { AT, DEMO, DEMO_PROCESSING_PAYOUT } from "../../http/demo-examples.js";
+import { AT, DEMO, DEMO_LOG, DEMO_PROCESSING_PAYOUT, demoSeqs } from "../../http/demo-examples.js";
 import { errorExample, examples, invalidExample, json } from "../../http/openapi.js";
 import { MAX_PER_PAGE, Pagination, pagingFields } from "../../http/paging.js";
 import { routes, Success } from "../../http/route.js";
@@ -62,6 +62,9 @@ const summaryFields = {
   delivery: z.enum(["answered", "connection_reset", "slow_response"]),
   objects: z.array(TouchedObject).openapi({ description: "The records it created, read or changed" }),
   events: z.array(z.string()).openapi({ description: "Ids of the webhook events it caused" }),
+  sample: z.boolean().openapi({
+    description: "Made by the sandbox itself when it created the demo merchant (its sample activity), not by your code. No request can set it.",
+  }),
 };
 
 const RequestSummary = z.object(summaryFields).openapi("LoggedRequestSummary");
@@ -99,22 +102,6 @@ const LogState = z
 
 // ---- The demo merchant's log ---------------------------------------------------------------------
 
-/** The demo merchant's sample activity as its log holds it: seq, operationId, path, status, objects touched. */
-const DEMO_LOG = [
-  [1, "createVirtualAccount", "/api/v1/virtual-account/create", 200, [["virtual_account", DEMO.virtualAccount]]],
-  [2, "createCheckout", "/api/v1/checkout/create", 200, [["checkout", DEMO.checkout]]],
-  [3, "createPayout", "/api/v1/payout/transfer", 201, [["payout", DEMO.heldPayout]]],
-  [4, "createPayout", "/api/v1/payout/transfer", 201, [["payout", DEMO.processingPayout]]],
-  [5, "buyAirtime", "/api/v1/vtu/airtime", 200, [["vtu", "TXN_N408IIWLSHCFE7TA"]]],
-  [6, "createCardholder", "/api/v1/virtual-cards/cardholders", 200, [["cardholder", "1"]]],
-  [7, "createVirtualCard", "/api/v1/virtual-cards", 200, [["card", "1"]]],
-  [8, "fundVirtualCard", "/api/v1/virtual-cards/1/fund", 200, [["card", "1"], ["card_transaction", "TXN_IEFKR5ZGCF1RYSW5"]]],
-  [9, "createVirtualCard", "/api/v1/virtual-cards", 200, [["card", "2"]]],
-  [10, "freezeVirtualCard", "/api/v1/virtual-cards/2/freeze", 200, [["card", "2"]]],
-  [11, "createVirtualCard", "/api/v1/virtual-cards", 200, [["card", "3"]]],
-  [12, "createCardholder", "/api/v1/virtual-cards/cardholders", 200, [["cardholder", "2"]]],
-] as const;
-
 /** One request of the demo log as a list shows it (no headers, no bodies). */
 const summary = (seq: number) => {
   const [, operation, path, status, objects] = DEMO_LOG[seq - 1]!;
@@ -134,8 +121,16 @@ const summary = (seq: number) => {
     delivery: "answered",
     objects: objects.map(([kind, id]) => ({ kind, id })),
     events: [],
+    sample: true,
   };
 };
+
+const TOTAL = DEMO_LOG.length;
+/** Every seq of the demo log, newest first. */
+const ALL = DEMO_LOG.map((r) => r[0]).reverse();
+const newestFirst = (seqs: number[]) => [...seqs].sort((a, b) => b - a);
+/** The cursor of the tailing example: the last four requests come after it. */
+const TAIL_AFTER = TOTAL - 4;
 
 const LOG = { enabled: true, capacity: DEFAULT_REQUEST_LOG_SIZE, size: DEMO_LOG.length, next_seq: DEMO_LOG.length + 1 };
 
@@ -181,8 +176,9 @@ What each request records: \`method\`, \`path\`, \`query\`, \`operation\` (the o
 null), \`status\` (null when the connection was reset on purpose: \`delivery\` is then \`connection_reset\`; a reply held
 back is \`slow_response\`), \`error_code\`, \`latency_ms\` (wall clock, to the final answer), \`client_ip\`, \`at\` (the
 merchant's clock) and \`wall_at\` (the wall clock), \`objects\` (the records it created, read or changed: \`{ kind, id }\`)
-and \`events\` (ids of the webhook events it caused). A list leaves out the headers and bodies: GET
-/sandbox/v1/requests/{seq} has them.
+and \`events\` (ids of the webhook events it caused). \`sample\` is true for the requests the sandbox made itself
+when it created the demo merchant (its sample activity), and for no request of yours, whatever it sends. A list
+leaves out the headers and bodies: GET /sandbox/v1/requests/{seq} has them.
 
 What is never logged: the \`X-Api-Secret\` header (and \`Authorization\`, \`Cookie\`), shown as \`[not logged]\`; the key
 is masked (its first ${KEY_SHOWN.first} characters and last ${KEY_SHOWN.last}). A request refused for its credentials proves no merchant, so no
@@ -266,21 +262,21 @@ A bad value gets 422 \`VALIDATION_ERROR\` naming the field.`.trim(),
             .max(Number.MAX_SAFE_INTEGER, { message: AFTER_MESSAGE })
             .optional()
             .openapi({ description: "A seq: only the requests after it, oldest first (for tailing the log)." }),
-          { tail: { summary: "The requests after seq 10, oldest first (tailing)", value: 10 } },
+          { tail: { summary: `The requests after seq ${TAIL_AFTER}, oldest first (tailing)`, value: TAIL_AFTER } },
         ),
       })
       .refine((q) => q.since === undefined || q.until === undefined || q.since <= q.until, { message: UNTIL_MESSAGE, path: ["until"] }),
   },
   responses: {
     200: json(Success({ data: z.array(RequestSummary), pagination: Pagination, log: LogState }), "A page of requests, without their headers and bodies", {
-      newest: { summary: "The three newest of the demo's twelve requests", value: pageOf([12, 11, 10], 12, 3) },
-      payouts: { summary: "The demo's two payouts", value: pageOf([4, 3]) },
-      byOperation: { summary: "The three card issues, newest first", value: pageOf([11, 9, 7]) },
-      created: { summary: "The two payouts (201)", value: pageOf([4, 3]) },
+      newest: { summary: `The three newest of the demo's ${TOTAL} requests`, value: pageOf(ALL.slice(0, 3), TOTAL, 3) },
+      payouts: { summary: "The demo's two payouts, each after its name enquiry", value: pageOf(newestFirst([...demoSeqs("verifyAccount"), ...demoSeqs("createPayout")])) },
+      byOperation: { summary: "The three card issues, newest first", value: pageOf(newestFirst(demoSeqs("createVirtualCard"))) },
+      created: { summary: "The two payouts (201)", value: pageOf(newestFirst(demoSeqs("createPayout"))) },
       clientErrors: { summary: "No refusal: an empty page", value: pageOf([]) },
       byErrorCode: { summary: "No validation error: an empty page", value: pageOf([]) },
-      today: { summary: "The whole demo log, newest first", value: pageOf([12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1]) },
-      tail: { summary: "Requests 11 and 12, oldest first", value: pageOf([11, 12]) },
+      today: { summary: "The whole demo log, newest first", value: pageOf(ALL) },
+      tail: { summary: `Requests ${TAIL_AFTER + 1} to ${TOTAL}, oldest first`, value: pageOf(ALL.filter((seq) => seq > TAIL_AFTER).reverse()) },
     }),
     ...controlErrors({
       422: {
@@ -294,15 +290,10 @@ A bad value gets 422 \`VALIDATION_ERROR\` naming the field.`.trim(),
 
 // ---- GET /sandbox/v1/requests/{seq} --------------------------------------------------------------
 
-const payoutBody = {
-  amount: 5000,
-  bank_code: "058",
-  account_number: "0123450002",
-  account_name: "ALIYU BABAJIDE",
-  bank_name: "Guaranty Trust Bank",
-  reference: DEMO.processingPayout,
-  narration: "Refund for order 1001",
-};
+const PROCESSING_SEQ = demoSeqs("createPayout")[1]!;
+const FUNDING_SEQ = demoSeqs("fundVirtualCard")[0]!;
+const { amount, account_name, bank_name, reference, narration } = DEMO_PROCESSING_PAYOUT;
+const payoutBody = { amount, bank_code: "058", account_number: "0123450002", account_name, bank_name, reference, narration };
 const fundingAnswer = {
   success: true,
   message: "Card funded successfully",
@@ -339,8 +330,8 @@ A seq that is not in the log (never given, dropped as the oldest, cleared, or fr
       seq: examples(
         z.coerce.number({ message: SEQ_MESSAGE }).int({ message: SEQ_MESSAGE }).min(1, { message: SEQ_MESSAGE }).max(Number.MAX_SAFE_INTEGER, { message: SEQ_MESSAGE }),
         {
-          payout: { summary: "The demo's processing payout (seq 4)", value: 4 },
-          cardFunding: { summary: "The demo's card funding (seq 8): a card and its transaction", value: 8 },
+          payout: { summary: `The demo's processing payout (seq ${PROCESSING_SEQ})`, value: PROCESSING_SEQ },
+          cardFunding: { summary: `The demo's card funding (seq ${FUNDING_SEQ}): a card and its transaction`, value: FUNDING_SEQ },
           notFound: { summary: "A seq the log does not hold", value: 999 },
         },
       ),
@@ -350,13 +341,13 @@ A seq that is not in the log (never given, dropped as the oldest, cleared, or fr
     200: json(Success({ data: LoggedRequest }), "The request", {
       payout: {
         summary: "POST /api/v1/payout/transfer: the body sent, the 201, and the payout's status URL",
-        value: whole(4, payoutBody, { success: true, message: "Transfer is processing", data: DEMO_PROCESSING_PAYOUT }, [
+        value: whole(PROCESSING_SEQ, payoutBody, { success: true, message: "Transfer is processing", data: DEMO_PROCESSING_PAYOUT }, [
           `/api/v1/payout/status?reference=${DEMO.processingPayout}`,
         ]),
       },
       cardFunding: {
         summary: "POST /api/v1/virtual-cards/1/fund: the card and its transactions",
-        value: whole(8, { amount: 100 }, fundingAnswer, ["/api/v1/virtual-cards/1", "/api/v1/virtual-cards/1/transactions"]),
+        value: whole(FUNDING_SEQ, { amount: 100 }, fundingAnswer, ["/api/v1/virtual-cards/1", "/api/v1/virtual-cards/1/transactions"]),
       },
     }),
     ...controlErrors({
@@ -380,7 +371,7 @@ where they were, so a tailing reader's cursor stays good. The message says how m
 an error).`.trim(),
   responses: {
     200: json(Success({ message: z.string() }), "Cleared", {
-      cleared: { summary: "The demo's twelve requests cleared", value: { success: true, message: cleared(DEMO_LOG.length) } },
+      cleared: { summary: `The demo's ${TOTAL} requests cleared`, value: { success: true, message: cleared(TOTAL) } },
     }),
     ...controlErrors(),
   },

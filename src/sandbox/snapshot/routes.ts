@@ -10,7 +10,7 @@ import { SNAPSHOT_FORMAT, SnapshotSchema, toSnapshot, type Snapshot } from "../.
 import { emptyState } from "../../domain/state.js";
 import { CAPTURE_URL, CAPTURED } from "../../domain/webhook-policy.js";
 import { megabytes, SNAPSHOT_LIMIT_BYTES } from "../../http/body-limit.js";
-import { AT, DEMO, DEMO_CONFIG, DEMO_HELD_PAYOUT, DEMO_PAYMENT_RECEIVED, DEMO_PAYMENTS, demoCheckoutRecord } from "../../http/demo-examples.js";
+import { AT, DEMO, DEMO_CONFIG, DEMO_HELD_PAYOUT, DEMO_PAYMENT_RECEIVED, DEMO_PAYMENTS, demoCheckoutRecord, SAMPLE } from "../../http/demo-examples.js";
 import { errorExample, json } from "../../http/openapi.js";
 import { routes, Success } from "../../http/route.js";
 import { USER_AGENT } from "../../webhooks/dispatcher.js";
@@ -64,7 +64,7 @@ const SMALL_SNAPSHOT = toSnapshot(
 const checkout = demoCheckoutRecord("pending");
 const { reference, payer_name, payer_bank, transaction_id } = DEMO_PAYMENTS.cleared;
 const NONCE = "2ff4fd3185f655010087054ee5706522";
-const SIGNATURE = "1c2fbd72ca27bba63798be4a13000500110590cd56b6e4042a1b2f4a45e81a71";
+const SIGNATURE = "d91fa49c520c38986001eb97cd379a2e990f807e7bc787a4f5af71d124e7692a";
 const HELD = DEMO_HELD_PAYOUT;
 
 /**
@@ -85,8 +85,8 @@ const DEMO_SNAPSHOT: Snapshot = {
         bank_name: checkout.bank_name,
         customer_type: "individual",
         customer_name: "Ada Obi",
-        customer_email: "ada@example.com",
-        reference: "customer-ada",
+        customer_email: SAMPLE.email,
+        reference: SAMPLE.virtualAccountReference,
         status: "Enabled",
         created_at: CREATED,
         identity: { type: "bvn", value: DEMO_CONFIG.kyc.bvn!, source: "customer" },
@@ -153,7 +153,7 @@ const DEMO_SNAPSHOT: Snapshot = {
       },
     ],
     cardholders: [
-      { cardholder_id: 1, first_name: "Ada", last_name: "Obi", full_name: "Ada Obi", email: "ada.cards@example.com", phone: "08031234567", kyc_status: "APPROVED", created_at: CREATED },
+      { cardholder_id: 1, first_name: "Ada", last_name: "Obi", full_name: "Ada Obi", email: SAMPLE.email, phone: "08031234567", kyc_status: "APPROVED", created_at: CREATED },
     ],
     cards: [
       {
@@ -167,7 +167,7 @@ const DEMO_SNAPSHOT: Snapshot = {
         currency: "USD",
         balance: 10000,
         status: "active",
-        label: "Ads spend",
+        label: SAMPLE.cardLabels[0],
         created_at: CREATED,
       },
     ],
@@ -189,7 +189,7 @@ const DEMO_SNAPSHOT: Snapshot = {
     // The pending transfer settles a day later (its settle_after_seconds in the sample activity).
     timers: [{ at: CREATED + 86_400_000, seq: 2, kind: "va_payment.settle", merchantId: DEMO.merchantId, ref: DEMO.pendingPayment }],
     outcome_rules: [
-      { id: DEMO.rule, target: "payout", match: { reference: "will-fail" }, outcome: "failed", delay_seconds: null, times: null, window_seconds: null, queries: null, created_at: CREATED },
+      { id: DEMO.rule, target: "payout", match: { reference: SAMPLE.failingReference }, outcome: "failed", delay_seconds: null, times: null, window_seconds: null, queries: null, created_at: CREATED },
     ],
     events: [
       {

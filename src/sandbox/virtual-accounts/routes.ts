@@ -10,7 +10,7 @@ import { IDENTIFIER_DIGITS } from "../../domain/limits.js";
 import { thousands } from "../../domain/money.js";
 import { VA_PAYMENT_STATUSES } from "../../domain/records.js";
 import { DEFAULT_INBOUND_SETTLE_SECONDS, refineArrival, TransactionStatus, TransferArrivalFields } from "../../domain/va-payments.js";
-import { DEMO, DEMO_PAYMENTS, demoNextId, demoPaymentRecord } from "../../http/demo-examples.js";
+import { DEMO, DEMO_PAYMENTS, demoNextId, demoPaymentRecord, SAMPLE } from "../../http/demo-examples.js";
 import { body, errorExample, examples, invalidExample, json, type Examples } from "../../http/openapi.js";
 import { routes, Success } from "../../http/route.js";
 import { controlErrors, validationError } from "../errors.js";
@@ -84,7 +84,7 @@ credited when it clears (the wallet's ceiling) fails instead.
 - A credit that would take the wallet past ${BALANCE_CEILING} gets 422 \`BALANCE_LIMIT_EXCEEDED\`; nothing changes.
 
 The real service has no such endpoint: it is how a test makes a customer's money arrive. Demo merchant: account
-${DEMO.virtualAccount} (reference \`customer-ada\`).`.trim(),
+${DEMO.virtualAccount} (reference \`${SAMPLE.virtualAccountReference}\`).`.trim(),
   request: {
     params: z.object({
       account_number: examples(z.string().max(20), {
@@ -143,8 +143,8 @@ const LEVER_COMMON = `
   naming its state.
 - Answers with the payment's transaction status record, as GET /api/v1/transaction/status shows it.
 
-Demo merchant: \`${DEMO.pendingPayment}\` (NGN 2,500, narration \`Order 1003\`) is \`pending\` for a day of sim time;
-\`${DEMO_CLEARED_PAYMENT}\` (\`Order 1001\`) is \`success\`.`.trim();
+Demo merchant: \`${DEMO.pendingPayment}\` (NGN 2,500, narration \`${SAMPLE.pendingNarration}\`) is \`pending\` for a day of sim time;
+\`${DEMO_CLEARED_PAYMENT}\` (\`${SAMPLE.clearedNarration}\`) is \`success\`.`.trim();
 
 /** The path's transaction_id: the demo's pending transfer under `name`, an unknown one, and one that has ended. */
 const leverRequest = (name: string) => ({
@@ -227,13 +227,13 @@ export const list = listRoute({
 - \`transaction_id\`: only the payment with this \`transaction_id\`. It is the key of a payment: the only way to
   find one whose narration (\`reference\`) was empty, which GET /api/v1/transaction/status cannot look up.
   \`reference\` is the payer's narration, compared exactly as sent.`,
-    ) + `\n\nDemo merchant: \`Order 1003\` (\`${DEMO.pendingPayment}\`, \`pending\`) and, before it, \`Order 1001\` (\`success\`), both into ${DEMO.virtualAccount}.`,
+    ) + `\n\nDemo merchant: \`${SAMPLE.pendingNarration}\` (\`${DEMO.pendingPayment}\`, \`pending\`) and, before it, \`${SAMPLE.clearedNarration}\` (\`success\`), both into ${DEMO.virtualAccount}.`,
   query: listQuery({
     ...listFields(VA_PAYMENT_STATUSES, "Payments", {
       page: { newest: { summary: "The first page", value: 1 } },
       status: { pending: { summary: "Payments not credited yet", value: "pending" } },
       ...timeRange("today", "Payments on 2 March 2026 (the demo's day)"),
-      reference: { byNarration: { summary: "Payments whose narration is exactly this", value: "Order 1001" } },
+      reference: { byNarration: { summary: "Payments whose narration is exactly this", value: SAMPLE.clearedNarration } },
     }),
     virtual_account: examples(
       z.string().regex(new RegExp(`^\\d{${ACCOUNT_DIGITS}}$`), { message: `Must be a ${ACCOUNT_DIGITS}-digit account number.` }).optional().openapi({ description: "Only payments into this virtual account." }),
@@ -251,7 +251,7 @@ export const list = listRoute({
     newest: { summary: "Every payment, newest first", value: bothPayments },
     pending: { summary: "The pending payment", value: pageOf([DEMO_PAYMENTS.pending()]) },
     today: { summary: "The payments of that day", value: bothPayments },
-    byNarration: { summary: "The payment with narration Order 1001", value: pageOf([DEMO_PAYMENTS.cleared]) },
+    byNarration: { summary: `The payment with narration ${SAMPLE.clearedNarration}`, value: pageOf([DEMO_PAYMENTS.cleared]) },
     byAccount: { summary: "Both payments into the account", value: bothPayments },
     byTransactionId: { summary: "The one payment", value: pageOf([DEMO_PAYMENTS.pending()]) },
   },

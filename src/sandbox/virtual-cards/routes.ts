@@ -9,7 +9,7 @@ import { amount, text } from "../../domain/fields.js";
 import { DEFAULTS } from "../../domain/merchant.js";
 import { thousands } from "../../domain/money.js";
 import { KYC_MAGIC } from "../../domain/outcomes.js";
-import { AT, demoNextId } from "../../http/demo-examples.js";
+import { AT, demoNextId, SAMPLE } from "../../http/demo-examples.js";
 import { body, errorExample, examples, json } from "../../http/openapi.js";
 import { routes, Success } from "../../http/route.js";
 import { pathId } from "../../http/schemas.js";
@@ -35,7 +35,7 @@ after creation, except when its email starts with ${Object.keys(KYC_MAGIC).map((
 - \`id\`: the \`cardholder_id\`, a positive integer (else 422 on \`id\`). Unknown: 404 \`NOT_FOUND\`.
 - A cardholder that is already \`APPROVED\` gets 409 \`INVALID_STATE\`.
 
-Demo merchant: cardholder 2 (\`pending+kemi@example.com\`) is \`PENDING\`, cardholder 1 is \`APPROVED\`.`.trim(),
+Demo merchant: cardholder 2 (\`${SAMPLE.pendingEmail}\`) is \`PENDING\`, cardholder 1 is \`APPROVED\`.`.trim(),
   request: {
     params: z.object({
       id: examples(pathId, {
@@ -49,7 +49,7 @@ Demo merchant: cardholder 2 (\`pending+kemi@example.com\`) is \`PENDING\`, cardh
     200: json(CardholderResponse, "The cardholder (fields at the top level)", {
       approvePending: {
         summary: "The cardholder, now APPROVED",
-        value: { success: true, cardholder_id: 2, full_name: "Kemi Bello", email: "pending+kemi@example.com", phone: null, kyc_status: "APPROVED" },
+        value: { success: true, cardholder_id: 2, full_name: "Kemi Bello", email: SAMPLE.pendingEmail, phone: null, kyc_status: "APPROVED" },
       },
     }),
     ...controlErrors({

@@ -113,8 +113,8 @@ ever negative. Use it to assert exactly what a flow charged or credited.
           data: [
             entry(1, "wallet_funding", "credit", 2500000, 2500000, "TXN_WZ92IQRBTB1VTM0L", "Opening balance (sandbox)"),
             entry(2, "va_payment", "credit", 5000, 2505000, "TXN_1TFI4AI7WX9S54YS", `Transfer into ${DEMO.virtualAccount} from OKAFOR CHINEDU EMMANUEL`),
-            entry(3, "payout", "debit", 1500000, 1005000, "PO_V4MUVUIU0KL3C47G", "Payout demo-payout-held to Guaranty Trust Bank ****3003"),
-            entry(4, "payout_fee", "debit", 1000, 1004000, "PO_V4MUVUIU0KL3C47G", "Payout fee demo-payout-held"),
+            entry(3, "payout", "debit", 1500000, 1005000, "PO_V4MUVUIU0KL3C47G", `Payout ${DEMO.heldPayout} to Guaranty Trust Bank ****3003`),
+            entry(4, "payout_fee", "debit", 1000, 1004000, "PO_V4MUVUIU0KL3C47G", `Payout fee ${DEMO.heldPayout}`),
           ],
         },
       },

@@ -191,7 +191,7 @@ Query: \`event_id\` (optional) keeps one event's attempts; an id without deliver
         summary: "The first delivery of the demo's payment.received",
         value: {
           success: true,
-          data: [paymentDelivery("DLV_4SFAJMJXPP2INF8B", "initial", "2ff4fd3185f655010087054ee5706522", "1c2fbd72ca27bba63798be4a13000500110590cd56b6e4042a1b2f4a45e81a71")],
+          data: [paymentDelivery("DLV_4SFAJMJXPP2INF8B", "initial", "2ff4fd3185f655010087054ee5706522", "d91fa49c520c38986001eb97cd379a2e990f807e7bc787a4f5af71d124e7692a")],
         },
       },
     }),
@@ -232,7 +232,7 @@ has already processed. Demo merchant: \`${DEMO.event}\` (\`payment.received\`).`
         summary: "The new delivery, answered 200 by the built-in receiver",
         value: {
           success: true,
-          data: paymentDelivery(demoNextId("DLV"), "redeliver", "d8f4dd13f2110e187810e71c6f8b6516", "b02a15ae44986c13951356c94c302bb7fb6828a1ccd42bb5d23b7526b42fd5a0"),
+          data: paymentDelivery(demoNextId("DLV"), "redeliver", "d8f4dd13f2110e187810e71c6f8b6516", "dc66ca3080a0cd97b6dedd008fafea819a4de95480542bd8b122fa0ea7d613ab"),
         },
       },
     }),

@@ -17,7 +17,7 @@ import { PAYOUT_MAGIC, type PayoutMagic, type ResponseFaultOutcome } from "../..
 import { PayoutSchema, PayoutStatusSchema } from "../../../domain/payouts.js";
 import { maxDelaySeconds } from "../../../domain/records.js";
 import { requireCapability } from "../../../http/capability.js";
-import { AT, DEMO_HELD_PAYOUT, DEMO_PROCESSING_PAYOUT, demoNextId } from "../../../http/demo-examples.js";
+import { AT, DEMO_BALANCE, DEMO_HELD_PAYOUT, DEMO_PROCESSING_PAYOUT, demoNextId } from "../../../http/demo-examples.js";
 import type { AppEnv } from "../../../http/env.js";
 import { AFTER_COMMIT, body, errorExample, errors, examples, invalidExample, json } from "../../../http/openapi.js";
 import { tenantOf, routes, Success } from "../../../http/route.js";
@@ -384,7 +384,7 @@ threshold after its sample activity: fund it (\`POST /sandbox/v1/wallet/fund\`) 
     invalidAccount: toGtb("A wrong NUBAN check digit (0123456785 is the valid number)", { account_number: "0123456789" }),
     accountNameMismatch: toGtb("An account_name that is not the holder's (name enquiry returns EZE SEGUN FOLAKE)", { account_name: "JOHN DOE" }),
     bankNameMismatch: toGtb("A bank_name that is not the bank list's for bank_code 058", { bank_name: "Access Bank" }),
-    duplicateReference: toGtb("A reference the merchant already used (the demo's held payout)", { reference: "demo-payout-held" }),
+    duplicateReference: toGtb("A reference the merchant already used (the demo's held payout)", { reference: DEMO_HELD_PAYOUT.reference }),
     amountBelowMinimum: toGtb("Less than the account's payout minimum", { amount: 50, narration: "Test transfer" }),
     amountAboveMaximum: toGtb("More than the account's maximum per payout", { amount: 7500000, narration: "Property deposit" }),
     insufficientBalance: {
@@ -436,7 +436,7 @@ threshold after its sample activity: fund it (\`POST /sandbox/v1/wallet/fund\`) 
         duplicateReference: errorExample(
           "The reference is already used by another payout: data is that payout, to reconcile a retry from",
           "DUPLICATE_REFERENCE",
-          "A payout with reference demo-payout-held already exists: data is that payout, as GET /api/v1/payout/status shows it.",
+          `A payout with reference ${DEMO_HELD_PAYOUT.reference} already exists: data is that payout, as GET /api/v1/payout/status shows it.`,
           { data: HELD_STATUS },
         ),
       },
@@ -457,7 +457,7 @@ threshold after its sample activity: fund it (\`POST /sandbox/v1/wallet/fund\`) 
         insufficientBalance: errorExample(
           "The wallet cannot cover amount + fee (nothing is debited)",
           "INSUFFICIENT_BALANCE",
-          "Insufficient wallet balance: NGN 1001000.00 needed, NGN 836850.00 available.",
+          `Insufficient wallet balance: NGN 1001000.00 needed, NGN ${DEMO_BALANCE.toFixed(2)} available.`,
         ),
         hourlyLimitExceeded: errorExample(
           "The payout would take the rolling hour over the account's limit",
@@ -543,8 +543,8 @@ A merchant without payouts enabled gets 403 \`PAYOUT_DISABLED\`.
   request: {
     query: z.object({
       reference: examples(z.string().min(1).max(REFERENCE_MAX), {
-        processing: { summary: "The demo payout that stays processing (account ending 0002)", value: "demo-payout-processing" },
-        heldForReview: { summary: "The demo payout held for review", value: "demo-payout-held" },
+        processing: { summary: "The demo payout that stays processing (account ending 0002)", value: DEMO_PROCESSING_PAYOUT.reference },
+        heldForReview: { summary: "The demo payout held for review", value: DEMO_HELD_PAYOUT.reference },
         notFound: { summary: "A reference the merchant never used", value: "no-such-payout" },
       }),
     }),

@@ -10,7 +10,7 @@ import { digits, email, isoTime, text } from "../../../domain/fields.js";
 import { ACCOUNT_LOOKUP_MAX, CAC_DIGITS, IDENTIFIER_DIGITS, VIRTUAL_ACCOUNT_REFERENCE_MAX } from "../../../domain/limits.js";
 import { thousands } from "../../../domain/money.js";
 import { TransactionStatus } from "../../../domain/va-payments.js";
-import { AT, DEMO, DEMO_PAYMENTS } from "../../../http/demo-examples.js";
+import { AT, DEMO, DEMO_PAYMENTS, SAMPLE } from "../../../http/demo-examples.js";
 import { body, errorExample, errors, examples, json } from "../../../http/openapi.js";
 import { routes, Success } from "../../../http/route.js";
 
@@ -98,9 +98,9 @@ const ADA = {
   account_name: "Mama Put Foods Ltd-Ada Obi",
   bank_name: PARTNER_BANK.bank_name,
   customer_name: "Ada Obi",
-  customer_email: "ada@example.com",
+  customer_email: SAMPLE.email,
   customer_type: "individual",
-  reference: "customer-ada",
+  reference: SAMPLE.virtualAccountReference,
   status: "Enabled",
   created_at: AT,
 };
@@ -122,11 +122,11 @@ const created = (customer_type: "individual" | "business", customer_name: string
   },
 });
 
-/** The demo merchant's own creation request for customer-ada (its sample activity made it). */
+/** The demo merchant's own creation request for its sample account (its sample activity made it). */
 const ADA_REQUEST = {
   customer_type: "individual",
-  email: "ada@example.com",
-  reference: "customer-ada",
+  email: SAMPLE.email,
+  reference: SAMPLE.virtualAccountReference,
   bank: PARTNER_BANK.key,
   first_name: "Ada",
   last_name: "Obi",
@@ -189,7 +189,7 @@ an account with \`POST /sandbox/v1/virtual-accounts/{account_number}/transfers\`
     },
     existingAccount: {
       summary: "The same request again (a safe retry)",
-      description: "The demo merchant's own creation request for customer-ada, sent again: the existing account comes back.",
+      description: `The demo merchant's own creation request for ${SAMPLE.virtualAccountReference}, sent again: the existing account comes back.`,
       value: ADA_REQUEST,
     },
     duplicateReference: { summary: "A reference already used for another customer", value: { ...ADA_REQUEST, first_name: "Adaeze" } },
@@ -211,7 +211,7 @@ an account with \`POST /sandbox/v1/virtual-accounts/{account_number}/transfers\`
         duplicateReference: errorExample(
           "The reference is taken by another customer or identity",
           "DUPLICATE_REFERENCE",
-          "A virtual account with reference customer-ada already exists for another customer or identity; the identity behind an account cannot be changed.",
+          `A virtual account with reference ${SAMPLE.virtualAccountReference} already exists for another customer or identity; the identity behind an account cannot be changed.`,
         ),
       },
       422: {
@@ -251,7 +251,7 @@ does not hold (unknown, or another merchant's) answers 404 \`NOT_FOUND\`.
   request: {
     params: z.object({
       account_number: examples(z.string().max(ACCOUNT_LOOKUP_MAX, { message: `Must be at most ${ACCOUNT_LOOKUP_MAX} characters.` }), {
-        virtualAccount: { summary: "The demo merchant's account for customer-ada", value: DEMO.virtualAccount },
+        virtualAccount: { summary: `The demo merchant's account for ${SAMPLE.virtualAccountReference}`, value: DEMO.virtualAccount },
         notFound: { summary: "An account number the merchant does not hold", value: "1234567890" },
       }),
     }),

@@ -13,7 +13,7 @@ import { email, phone, text } from "../../../domain/fields.js";
 import { DEFAULTS } from "../../../domain/merchant.js";
 import { thousands, toMajor } from "../../../domain/money.js";
 import { CARD_FUND_MAGIC, KYC_MAGIC } from "../../../domain/outcomes.js";
-import { AT, demoNextId } from "../../../http/demo-examples.js";
+import { AT, DEMO_BALANCE, demoNextId, SAMPLE } from "../../../http/demo-examples.js";
 import { afterCommitErrors, body, errorExample, errors, invalidExample, json, withDefault, type Examples } from "../../../http/openapi.js";
 import { DEFAULT_PER_PAGE, MAX_PER_PAGE, Pagination } from "../../../http/paging.js";
 import { requireCapability } from "../../../http/capability.js";
@@ -86,7 +86,7 @@ const card = (over: Partial<Record<string, unknown>> = {}) => ({
   card_id: 1,
   cardholder_id: 1,
   brand: "VISA",
-  label: "Ads spend",
+  label: SAMPLE.cardLabels[0],
   masked_pan: "4322 48** **** 2336",
   expiry_month: new Date(AT).getUTCMonth() + 1,
   expiry_year: new Date(AT).getUTCFullYear() + CARD_VALIDITY_YEARS,
@@ -155,7 +155,7 @@ ${KYC_MAGIC_TEXT}: approve it with \`POST /sandbox/v1/cardholders/{id}/approve\`
       },
       sameEmail: {
         summary: "An email already registered (any letter case): the existing cardholder comes back",
-        value: { first_name: "Ada", last_name: "Obi", email: "Ada.Cards@example.com" },
+        value: { first_name: "Ada", last_name: "Obi", email: SAMPLE.email.toUpperCase() },
       },
       kycStaysPending: {
         summary: `In the sandbox: an email starting ${PENDING_PREFIX} ${PENDING.description}`,
@@ -171,7 +171,7 @@ ${KYC_MAGIC_TEXT}: approve it with \`POST /sandbox/v1/cardholders/{id}/approve\`
       },
       sameEmail: {
         summary: "The existing cardholder, as it is",
-        value: { success: true, cardholder_id: 1, full_name: "Ada Obi", email: "ada.cards@example.com", phone: "08031234567", kyc_status: "APPROVED" },
+        value: { success: true, cardholder_id: 1, full_name: "Ada Obi", email: SAMPLE.email, phone: "08031234567", kyc_status: "APPROVED" },
       },
       kycStaysPending: {
         summary: "Created, KYC pending until approved with the lever",
@@ -203,11 +203,11 @@ only then can a card be issued. An unknown id gets 404 \`NOT_FOUND\`.`,
     200: json(CardholderResponse, "The cardholder", {
       approved: {
         summary: "KYC approved: cards can be issued",
-        value: { success: true, cardholder_id: 1, full_name: "Ada Obi", email: "ada.cards@example.com", phone: "08031234567", kyc_status: "APPROVED" },
+        value: { success: true, cardholder_id: 1, full_name: "Ada Obi", email: SAMPLE.email, phone: "08031234567", kyc_status: "APPROVED" },
       },
       pending: {
         summary: "KYC pending: keep polling",
-        value: { success: true, cardholder_id: 2, full_name: "Kemi Bello", email: "pending+kemi@example.com", phone: null, kyc_status: "PENDING" },
+        value: { success: true, cardholder_id: 2, full_name: "Kemi Bello", email: SAMPLE.pendingEmail, phone: null, kyc_status: "PENDING" },
       },
     }),
     ...errors({ 403: SERVICE_NOT_ENABLED, 404: noCardholder, 422: { validationError: badId } }),
@@ -279,8 +279,8 @@ export const list = route({
           success: true,
           data: [
             card(),
-            card({ card_id: 2, brand: "MASTERCARD", label: "Subscriptions", masked_pan: "5552 65** **** 9507", balance: 0, status: "frozen" }),
-            card({ card_id: 3, label: "Old travel card", masked_pan: "4059 42** **** 9252", balance: 0 }),
+            card({ card_id: 2, brand: "MASTERCARD", label: SAMPLE.cardLabels[1], masked_pan: "5552 65** **** 9507", balance: 0, status: "frozen" }),
+            card({ card_id: 3, label: SAMPLE.cardLabels[2], masked_pan: "4059 42** **** 9252", balance: 0 }),
           ],
           pagination: pagination(3),
         },
@@ -348,7 +348,7 @@ ${UNCLEAR_ANSWER("funding")}
         insufficientBalance: errorExample(
           "The wallet cannot pay amount + fee at the rate: nothing is charged",
           "INSUFFICIENT_BALANCE",
-          `Insufficient wallet balance: NGN ${((CARD_AMOUNT_USD.max + FEE) * RATE).toFixed(2)} needed, NGN 836850.00 available.`,
+          `Insufficient wallet balance: NGN ${((CARD_AMOUNT_USD.max + FEE) * RATE).toFixed(2)} needed, NGN ${DEMO_BALANCE.toFixed(2)} available.`,
         ),
         validationError: invalidExample("The amount breaks its rule", { amount: [`Must be at least ${thousands(CARD_AMOUNT_USD.min)} USD.`] }),
       },

@@ -1,6 +1,7 @@
 /** The wallet's contract: each operation whole, as the OpenAPI document publishes it. */
 import { z } from "@hono/zod-openapi";
 import { isoTime } from "../../../domain/fields.js";
+import { AT, DEMO_BALANCE } from "../../../http/demo-examples.js";
 import { errors, json } from "../../../http/openapi.js";
 import { routes, Success } from "../../../http/route.js";
 
@@ -38,7 +39,7 @@ In the sandbox, top the wallet up with \`POST /sandbox/v1/wallet/fund\` and list
     200: json(Success({ data: WalletBalance }), "The wallet balance", {
       balance: {
         summary: "The demo merchant's balance after its sample activity",
-        value: { success: true, data: { balance: 836850, currency: "NGN", updated_at: "2026-03-02T09:00:00.000Z" } },
+        value: { success: true, data: { balance: DEMO_BALANCE, currency: "NGN", updated_at: AT } },
       },
     }),
     ...errors(),
