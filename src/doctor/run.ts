@@ -61,7 +61,7 @@ export interface DoctorOptions {
 }
 
 /** How often the records view is read again while a credit the receiver owes is missing, up to the timeout. */
-const RECORDS_POLL_MS = 200;
+export const RECORDS_POLL_MS = 200;
 
 export async function runDoctor(options: DoctorOptions): Promise<Scorecard> {
   const now = options.now ?? Date.now;

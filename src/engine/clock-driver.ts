@@ -42,7 +42,7 @@ const MAX_RETRY_AFTER_FAILURE_MS = 60_000;
 /** How long a run of timers may hold the event loop before it lets other work (other merchants) in. */
 const SLICE_MS = 8;
 /** Webhook attempts of one merchant's instant in flight at once during an advance. */
-const PARALLEL_ATTEMPTS = 32;
+export const PARALLEL_ATTEMPTS = 32;
 
 const yieldToLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
 

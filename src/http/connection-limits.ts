@@ -16,19 +16,19 @@ import { errorBody, STATUS_OF } from "./errors.js";
 import { DENY_ALL } from "./response-headers.js";
 
 /** Time from the connection (on a kept-alive one, from the next request's first byte) to the end of the headers. */
-const HEADERS_TIMEOUT_MS = 10_000;
+export const HEADERS_TIMEOUT_MS = 10_000;
 /** Time from the start of a request to the end of its body: a 5 MB snapshot at 100 KB/s takes under this. */
-const REQUEST_TIMEOUT_MS = 60_000;
+export const REQUEST_TIMEOUT_MS = 60_000;
 /** An idle keep-alive connection is closed after this (Node adds a second before it acts). */
-const KEEP_ALIVE_TIMEOUT_MS = 5_000;
+export const KEEP_ALIVE_TIMEOUT_MS = 5_000;
 /** Open connections per client address; CI suites on one machine come from one address. */
 export const CONNECTIONS_PER_ADDRESS = 256;
 /** The same with `--shared`, where the addresses are strangers'. */
 export const SHARED_CONNECTIONS_PER_ADDRESS = 64;
 /** How long a connection closed by the server keeps reading and dropping what the client still sends. */
-const LINGER_MS = 5_000;
+export const LINGER_MS = 5_000;
 /** ...and at most this much of it. */
-const LINGER_MAX_BYTES = 64 * 1024 * 1024;
+export const LINGER_MAX_BYTES = 64 * 1024 * 1024;
 
 export interface ConnectionLimits {
   headersTimeoutMs: number;

@@ -11,7 +11,7 @@ import { ApiError } from "./errors.js";
 
 const MINUTE = 60_000;
 /** Client addresses whose windows are kept per quota; past it the least recently admitted is forgotten. */
-const MAX_QUOTA_ADDRESSES = 10_000;
+export const MAX_QUOTA_ADDRESSES = 10_000;
 
 /**
  * `perMinute` requests per client IP per rolling minute; 0 = no quota. At most `maxAddresses` addresses

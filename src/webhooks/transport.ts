@@ -49,8 +49,8 @@ export interface TransportOptions {
 /** A delivery's `response_excerpt`: the answer's first characters, this many. */
 export const EXCERPT_CHARS = 500;
 // Far more than the excerpt needs, yet small enough that a huge or endless answer costs nothing.
-const MAX_BODY_BYTES = 64 * 1024;
-const DEFAULT_MAX_CONCURRENT = 256;
+export const MAX_BODY_BYTES = 64 * 1024;
+export const DEFAULT_MAX_CONCURRENT = 256;
 
 const NON_PUBLIC = new net.BlockList();
 for (const [network, prefix] of [

@@ -1,8 +1,8 @@
 /**
  * The document's `webhooks` are what the sandbox sends: every event type it can emit is there, the
- * README's webhook table lists the same events with the same `data` fields, and each delivery the
- * sandbox really makes (its exact body, as sent and logged) validates against the documented payload,
- * signed with the header the WebhookSignature scheme names.
+ * events table of docs/reference/events-and-signatures.md lists the same events with the same `data`
+ * fields, and each delivery the sandbox really makes (its exact body, as sent and logged) validates
+ * against the documented payload, signed with the header the WebhookSignature scheme names.
  */
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
@@ -25,10 +25,12 @@ function documentedFields(type: string): string[] {
   return Object.keys(data.properties ?? {}).sort();
 }
 
-/** The README's webhook table: event -> the `data` fields its row names (backticked; `status: "..."` counts as status). */
-function readmeTable(): Map<string, string[]> {
-  const readme = readFileSync(repoFile("README.md"), "utf8");
-  const section = readme.slice(readme.indexOf("## Webhooks"), readme.indexOf("\n## ", readme.indexOf("## Webhooks") + 5));
+const EVENTS_PAGE = "docs/reference/events-and-signatures.md";
+
+/** The reference page's events table: event -> the `data` fields its row names (backticked; `status: "..."` counts as status). */
+function pageTable(): Map<string, string[]> {
+  const text = readFileSync(repoFile(EVENTS_PAGE), "utf8");
+  const section = text.slice(text.indexOf("## Events"), text.indexOf("\n## ", text.indexOf("## Events") + 5));
   const rows = new Map<string, string[]>();
   for (const line of section.split("\n")) {
     const cells = /^\| `([a-z]+\.[a-z]+)` \| [^|]+ \| (.+) \|$/.exec(line);
@@ -41,13 +43,13 @@ function readmeTable(): Map<string, string[]> {
   return rows;
 }
 
-describe("webhooks: document, README and real deliveries agree", () => {
+describe("webhooks: document, reference page and real deliveries agree", () => {
   it("the document has every event type the sandbox emits", () => {
     expect(Object.keys(doc.webhooks).sort()).toEqual([...EVENT_TYPES].sort());
   });
 
-  it("the README's table lists the same events with the same data fields", () => {
-    const table = readmeTable();
+  it(`${EVENTS_PAGE} lists the same events with the same data fields`, () => {
+    const table = pageTable();
     expect([...table.keys()].sort()).toEqual([...EVENT_TYPES].sort());
     for (const type of EVENT_TYPES) {
       // webhook.test carries three fields on purpose: nothing a receiver could credit.
