@@ -1,8 +1,8 @@
 /**
- * Webhook faults injected by outcome rules, per-merchant signature settings, the README's verification
- * snippets run against a real delivery, the `listen` receiver, and retries on a realtime clock.
- * Every test uses real HTTP receivers on ephemeral 127.0.0.1 ports and the manual clock unless it says
- * otherwise.
+ * Webhook faults injected by outcome rules, per-merchant signature settings, the verification
+ * snippets of docs/how-to/receive-webhooks.md run against a real delivery, the `listen` receiver, and
+ * retries on a realtime clock. Every test uses real HTTP receivers on ephemeral 127.0.0.1 ports and the
+ * manual clock unless it says otherwise.
  */
 import { spawnSync } from "node:child_process";
 import { createHmac } from "node:crypto";
@@ -269,6 +269,9 @@ describe("signature settings", () => {
   });
 });
 
+/** The how-to page that shows the snippets: what it shows is what the tests below run. */
+const WEBHOOKS_PAGE = "docs/how-to/receive-webhooks.md";
+
 describe("verification snippets", () => {
   const snippets = [
     { name: "Node", file: "examples/webhook-verify/verify.mjs", command: process.execPath },
@@ -311,12 +314,12 @@ describe("verification snippets", () => {
     await checkSnippet("php", "examples/webhook-verify/verify.php");
   });
 
-  it("README.md contains each snippet file verbatim", () => {
-    const readme = readFileSync(repoFile("README.md"), "utf8");
+  it(`${WEBHOOKS_PAGE} contains each snippet file verbatim`, () => {
+    const page = readFileSync(repoFile(WEBHOOKS_PAGE), "utf8");
     for (const { file } of snippets) {
       const code = readFileSync(repoFile(file), "utf8").trim();
       expect(code.length).toBeGreaterThan(0);
-      expect(readme.includes(code), `README.md does not contain the code of ${file} verbatim`).toBe(true);
+      expect(page.includes(code), `${WEBHOOKS_PAGE} does not contain the code of ${file} verbatim`).toBe(true);
     }
   });
 });

@@ -1,5 +1,5 @@
 /**
- * The reference webhook receivers of examples/webhook-receivers/, started as their README says (a
+ * The reference webhook receivers of examples/webhook-receivers/, started as each file's header says (a
  * Node file, or `php -S` with the PHP router), each in its own process group so that a test stops it
  * and everything it started. Node takes port 0; `php -S` cannot, so ports of 20000-32000 are tried
  * until one binds (never the ephemeral range 32768-60999, where the OS hands out port 0's).
