@@ -4,8 +4,6 @@
  * have produced. Every error names the file, the path in the document and what was expected.
  */
 import { readFileSync } from "node:fs";
-import { parse as parseYaml, YAMLParseError } from "yaml";
-import type { z } from "zod";
 import { createCardholder, approveKyc, fundCard, issueCard } from "../domain/cards.js";
 import { createCheckout } from "../domain/checkout.js";
 import { MAX_CLOCK, MAX_JSON_DEPTH } from "../domain/bounds.js";
@@ -18,64 +16,31 @@ import { addTimelineEntry } from "../domain/timeline.js";
 import { createVirtualAccount, type VirtualAccountRequest } from "../domain/virtual-accounts.js";
 import type { Registry } from "../engine/registry.js";
 import { contextOf, type Tenant } from "../engine/tenant.js";
-import { ScenarioSchema, type Scenario } from "./schema.js";
+import { ScenarioError, tooDeep, type ScenarioProblem } from "./scenario-error.js";
+import { problemsOf } from "./schema-problems.js";
+import { ScenarioSchema, STEP_KINDS, type Scenario } from "./schema.js";
+import { readYaml } from "./yaml-text.js";
 
-export class ScenarioError extends Error {
-  constructor(readonly source: string, readonly path: string, readonly detail: string) {
-    super(`${source}: at ${path || "(root)"}: ${detail}`);
-    this.name = "ScenarioError";
-  }
-}
+export { ScenarioError, type ScenarioProblem };
 
+/** A scenario from its YAML (or JSON, which is YAML) text: the one reader of files and of request bodies. */
 export function parseScenario(text: string, source: string): Scenario {
-  let doc: unknown;
-  try {
-    doc = parseYaml(text);
-  } catch (err) {
-    const e = err as YAMLParseError;
-    // The parser recurses: a document nested past about a thousand levels exhausts it. It is valid
-    // YAML, just far deeper than any scenario may be; say so, as for JSON.
-    if (e.code === "RESOURCE_EXHAUSTION" || err instanceof RangeError) throw new ScenarioError(source, "", `nests deeper than ${MAX_JSON_DEPTH} levels`);
-    const where = e.linePos?.[0] ? `line ${e.linePos[0].line}, column ${e.linePos[0].col}` : "(document)";
-    throw new ScenarioError(source, where, `not valid YAML: ${e.message.split("\n")[0]}`);
-  }
-  return validateScenario(doc, source);
+  return validateScenario(readYaml(text, source), source);
 }
-
-const STEP_KINDS = ["request", "advance", "expect_webhook", "expect_balance"];
 
 export function validateScenario(doc: unknown, source: string): Scenario {
   // Checked before the schema, which walks step bodies recursively.
-  if (nestsDeeperThan(doc, MAX_JSON_DEPTH)) throw new ScenarioError(source, "", `nests deeper than ${MAX_JSON_DEPTH} levels`);
+  if (nestsDeeperThan(doc, MAX_JSON_DEPTH)) throw tooDeep(source);
   const result = ScenarioSchema.safeParse(doc);
-  if (!result.success) {
-    const { path, message } = explain(result.error.issues[0]!);
-    throw new ScenarioError(source, path.map(String).join("."), message);
-  }
+  if (!result.success) throw new ScenarioError(source, problemsOf(result.error.issues, ScenarioSchema, doc));
   return result.data;
-}
-
-/**
- * A step is one of several shapes; zod reports a bad step as "Invalid input" for the union. Find the
- * branch the author meant (the one whose failure is not about the step's kind) and report its error.
- */
-function explain(issue: z.core.$ZodIssue): { path: PropertyKey[]; message: string } {
-  if (issue.code !== "invalid_union") return { path: issue.path, message: issue.message };
-  for (const branch of issue.errors) {
-    const first = branch[0];
-    if (first && first.code !== "unrecognized_keys" && !(first.code === "invalid_type" && first.path.length === 1 && STEP_KINDS.includes(String(first.path[0])))) {
-      const inner = explain(first);
-      return { path: [...issue.path, ...inner.path], message: inner.message };
-    }
-  }
-  return { path: issue.path, message: `expected exactly one of ${STEP_KINDS.join(", ")} (and optionally name)` };
 }
 
 export function readScenarioText(path: string): string {
   try {
     return readFileSync(path, "utf8");
   } catch (err) {
-    throw new ScenarioError(path, "", `cannot be read: ${(err as Error).message}`);
+    throw new ScenarioError(path, [{ path: "", detail: `cannot be read: ${(err as Error).message}` }]);
   }
 }
 
@@ -114,7 +79,11 @@ export interface LoadOptions {
 export const FIXED_KEYS_REFUSED =
   "a shared sandbox (--shared) takes no fixed api_key or api_secret in a scenario loaded over HTTP, as anyone could claim them first: leave them out and use the keys this response returns, or have the sandbox started with --scenario FILE, whose merchants keep their fixed keys";
 
-/** Loads everything or nothing: on an error the merchants it created are taken out again. */
+/**
+ * Loads everything or nothing: on an error the merchants it created are taken out again. Every problem
+ * is reported at once: an entry that fails is recorded and the load goes on with the next one (an entry
+ * that names a failed one is skipped, so one mistake is reported once).
+ */
 export function loadScenario(registry: Registry, scenario: Scenario, opts: LoadOptions): LoadedScenario {
   const created = new Map<string, Tenant>();
   try {
@@ -125,18 +94,40 @@ export function loadScenario(registry: Registry, scenario: Scenario, opts: LoadO
   }
 }
 
+/** A problem with one entry of the file; the load records it and carries on. */
+class EntryProblem {
+  constructor(readonly path: string, readonly detail: string) {}
+}
+/** Thrown by an entry that names one that failed: it is skipped without a second report. */
+const SKIP = Symbol("skip");
+
 function loadInto(registry: Registry, scenario: Scenario, opts: LoadOptions, merchants: Map<string, Tenant>): LoadedScenario {
   const start = Date.parse(scenario.start);
   const vars: Record<string, unknown> = {};
+  const aliases = Object.keys(scenario.merchants);
+  const problems: ScenarioProblem[] = [];
+  /** Merchant aliases and object names whose entry failed. */
+  const failed = new Set<string>();
   const fail = (path: string, detail: string): never => {
-    throw new ScenarioError(opts.source, path, detail);
+    throw new EntryProblem(path, detail);
+  };
+  /** Runs one entry of the file (named `name`, if it makes something others may name). */
+  const entry = (name: string | undefined, work: () => void) => {
+    try {
+      work();
+    } catch (err) {
+      if (name !== undefined) failed.add(name);
+      if (err instanceof EntryProblem) problems.push({ path: err.path, detail: err.detail });
+      else if (err !== SKIP) throw err;
+    }
+  };
+  const unlessFailed = (name: string) => {
+    if (failed.has(name)) throw SKIP;
   };
   const tenantOf = (ref: string | undefined, path: string): Tenant => {
-    if (ref === undefined) {
-      if (merchants.size === 1) return [...merchants.values()][0]!;
-      return fail(`${path}.merchant`, `name the merchant: one of ${[...merchants.keys()].join(", ")}`);
-    }
-    return merchants.get(ref) ?? fail(`${path}.merchant`, `unknown merchant "${ref}"`);
+    const alias = ref ?? (aliases.length === 1 ? aliases[0]! : fail(`${path}.merchant`, `name the merchant: one of ${aliases.join(", ")}`));
+    unlessFailed(alias);
+    return merchants.get(alias) ?? fail(`${path}.merchant`, `unknown merchant "${alias}"`);
   };
   /** Runs a domain call, turning a refusal into an error at this line of the file. */
   const apply = <T>(path: string, work: () => T): T => {
@@ -148,7 +139,7 @@ function loadInto(registry: Registry, scenario: Scenario, opts: LoadOptions, mer
     }
   };
   const define = (name: string, value: unknown, path: string) => {
-    if (name in vars || merchants.has(name)) fail(`${path}.as`, `the name "${name}" is already used`);
+    if (Object.hasOwn(vars, name) || aliases.includes(name)) fail(`${path}.as`, `the name "${name}" is already used`);
     vars[name] = value;
   };
 
@@ -156,99 +147,119 @@ function loadInto(registry: Registry, scenario: Scenario, opts: LoadOptions, mer
   if (opts.fixedKeys === false) {
     for (const [alias, m] of Object.entries(scenario.merchants)) {
       const field = m.api_key ? "api_key" : m.api_secret ? "api_secret" : undefined;
-      if (field) fail(`merchants.${alias}.${field}`, FIXED_KEYS_REFUSED);
+      if (field) problems.push({ path: `merchants.${alias}.${field}`, detail: FIXED_KEYS_REFUSED });
     }
+    if (problems.length > 0) throw new ScenarioError(opts.source, problems);
   }
   for (const [alias, m] of Object.entries(scenario.merchants)) {
-    const { api_key, api_secret, webhook_secret, webhook_capture, ...settings } = m;
-    const path = `merchants.${alias}`;
-    if ((api_key || api_secret) && !(api_key && api_secret)) fail(path, "give api_key and api_secret together");
-    if (api_key && registry.findByApiKey(api_key)) fail(`${path}.api_key`, "another merchant already uses this key");
-    const seed = scenario.seed === undefined ? undefined : `${scenario.seed}:${alias}`;
-    const fixed = api_key && api_secret;
-    const tenant = registry.create(
-      {
-        ...settings,
-        // `run` gives a capturing merchant a real local receiver; elsewhere the built-in capture
-        // answers instead (as in `run`, the capture wins over a webhook_url given beside it).
-        ...(webhook_capture
-          ? opts.captureUrls?.[alias]
-            ? { webhook_url: opts.captureUrls[alias], webhook_capture: null }
-            : { webhook_url: null, webhook_capture }
-          : {}),
-        clock: { ...settings.clock, now: settings.clock?.now ?? scenario.start },
-      },
-      {
-        defaultClockMode: "manual",
-        seed,
-        ...(fixed || !opts.seededKeys
-          ? { credentials: { ...registry.freshCredentials(), ...(fixed ? { api_key, api_secret } : {}) } }
-          : {}),
-      },
-    );
-    if (webhook_secret) tenant.config = { ...tenant.config, webhook_secret };
-    if (opts.origin) tenant.config = { ...tenant.config, scenario_origin: { ...opts.origin, alias } };
-    merchants.set(alias, tenant);
+    entry(alias, () => {
+      const { api_key, api_secret, webhook_secret, webhook_capture, ...settings } = m;
+      const path = `merchants.${alias}`;
+      if ((api_key || api_secret) && !(api_key && api_secret)) fail(path, "give api_key and api_secret together");
+      if (api_key && registry.findByApiKey(api_key)) fail(`${path}.api_key`, "another merchant already uses this key");
+      const seed = scenario.seed === undefined ? undefined : `${scenario.seed}:${alias}`;
+      const fixed = api_key && api_secret;
+      const tenant = registry.create(
+        {
+          ...settings,
+          // `run` gives a capturing merchant a real local receiver; elsewhere the built-in capture
+          // answers instead (as in `run`, the capture wins over a webhook_url given beside it).
+          ...(webhook_capture
+            ? opts.captureUrls?.[alias]
+              ? { webhook_url: opts.captureUrls[alias], webhook_capture: null }
+              : { webhook_url: null, webhook_capture }
+            : {}),
+          clock: { ...settings.clock, now: settings.clock?.now ?? scenario.start },
+        },
+        {
+          defaultClockMode: "manual",
+          seed,
+          ...(fixed || !opts.seededKeys
+            ? { credentials: { ...registry.freshCredentials(), ...(fixed ? { api_key, api_secret } : {}) } }
+            : {}),
+        },
+      );
+      if (webhook_secret) tenant.config = { ...tenant.config, webhook_secret };
+      if (opts.origin) tenant.config = { ...tenant.config, scenario_origin: { ...opts.origin, alias } };
+      merchants.set(alias, tenant);
+    });
   }
 
-  scenario.virtual_accounts.forEach((va, i) => {
-    const path = `virtual_accounts.${i}`;
-    const t = tenantOf(va.merchant, path);
-    const { merchant: _m, as, ...req } = va;
-    const { account } = apply(path, () => createVirtualAccount(contextOf(t), t.state, req as VirtualAccountRequest));
-    define(as, account.account_number, path);
-  });
-  scenario.cardholders.forEach((h, i) => {
-    const path = `cardholders.${i}`;
-    const t = tenantOf(h.merchant, path);
-    const { cardholder } = apply(path, () => createCardholder(contextOf(t), t.state, h));
-    if (h.approved) apply(path, () => approveKyc(t.state, cardholder.cardholder_id));
-    define(h.as, cardholder.cardholder_id, path);
-  });
-  scenario.cards.forEach((c, i) => {
-    const path = `cards.${i}`;
-    const t = tenantOf(c.merchant, path);
-    const holder = vars[c.cardholder];
-    if (typeof holder !== "number") fail(`${path}.cardholder`, `no cardholder named "${c.cardholder}"`);
-    const card = apply(path, () => issueCard(contextOf(t), t.state, { cardholder_id: holder as number, brand: c.brand, label: c.label }));
-    if (c.fund) apply(`${path}.fund`, () => fundCard(contextOf(t), t.state, card.card_id, toMinor(c.fund!)));
-    define(c.as, card.card_id, path);
-  });
-  scenario.payment_links.forEach((l, i) => {
-    const path = `payment_links.${i}`;
-    const t = tenantOf(l.merchant, path);
-    const link = apply(path, () => createCheckout(contextOf(t), t.state, { amount: toMinor(l.amount), description: l.description }));
-    define(l.as, link.reference, path);
-  });
-  scenario.outcomes.forEach((o, i) => {
-    const path = `outcomes.${i}`;
-    const t = tenantOf(o.merchant, path);
-    const { merchant: _m, ...rule } = o;
-    apply(path, () => addRule(contextOf(t), t.state, rule));
-  });
-  scenario.timeline.forEach((e, i) => {
-    const path = `timeline.${i}`;
-    const t = tenantOf(e.merchant, path);
-    const at = timeOf(e.at, start);
-    if (!(at >= t.clock.now())) fail(`${path}.at`, "the timeline cannot start before the merchant's clock");
-    if (at > MAX_CLOCK) fail(`${path}.at`, `falls after ${new Date(MAX_CLOCK).toISOString()}, the end of the clock's range`);
-    if (e.transfer) {
-      const { to, amount, ...rest } = e.transfer;
-      const account = typeof vars[to] === "string" ? (vars[to] as string) : to;
-      if (!t.state.virtualAccounts.has(account)) fail(`${path}.transfer.to`, `no virtual account "${to}"`);
-      addTimelineEntry(contextOf(t), t.state, at, { kind: "transfer", account_number: account, amount: toMinor(amount), ...rest });
-    } else if (e.pay_link) {
-      const reference = typeof vars[e.pay_link.link] === "string" ? (vars[e.pay_link.link] as string) : e.pay_link.link;
-      if (!t.state.checkouts.has(reference)) fail(`${path}.pay_link.link`, `no payment link "${e.pay_link.link}"`);
-      const amount = e.pay_link.amount === undefined ? undefined : toMinor(e.pay_link.amount);
-      addTimelineEntry(contextOf(t), t.state, at, { kind: "pay_link", reference, amount });
-    }
-  });
-  scenario.steps.forEach((step, i) => {
-    const kind = STEP_KINDS.find((k) => k in step)!;
-    const ref = (step as Record<string, { merchant?: string }>)[kind]!.merchant;
-    if (ref !== undefined && !merchants.has(ref)) fail(`steps.${i}.${kind}.merchant`, `unknown merchant "${ref}"`);
-    if (ref === undefined && merchants.size > 1) fail(`steps.${i}.${kind}.merchant`, `name the merchant: one of ${[...merchants.keys()].join(", ")}`);
-  });
+  scenario.virtual_accounts.forEach((va, i) =>
+    entry(va.as, () => {
+      const path = `virtual_accounts.${i}`;
+      const t = tenantOf(va.merchant, path);
+      const { merchant: _m, as, ...req } = va;
+      const { account } = apply(path, () => createVirtualAccount(contextOf(t), t.state, req as VirtualAccountRequest));
+      define(as, account.account_number, path);
+    }),
+  );
+  scenario.cardholders.forEach((h, i) =>
+    entry(h.as, () => {
+      const path = `cardholders.${i}`;
+      const t = tenantOf(h.merchant, path);
+      const { cardholder } = apply(path, () => createCardholder(contextOf(t), t.state, h));
+      if (h.approved) apply(path, () => approveKyc(t.state, cardholder.cardholder_id));
+      define(h.as, cardholder.cardholder_id, path);
+    }),
+  );
+  scenario.cards.forEach((c, i) =>
+    entry(c.as, () => {
+      const path = `cards.${i}`;
+      const t = tenantOf(c.merchant, path);
+      unlessFailed(c.cardholder);
+      const holder = vars[c.cardholder];
+      if (typeof holder !== "number") fail(`${path}.cardholder`, `no cardholder named "${c.cardholder}"`);
+      const card = apply(path, () => issueCard(contextOf(t), t.state, { cardholder_id: holder as number, brand: c.brand, label: c.label }));
+      if (c.fund) apply(`${path}.fund`, () => fundCard(contextOf(t), t.state, card.card_id, toMinor(c.fund!)));
+      define(c.as, card.card_id, path);
+    }),
+  );
+  scenario.payment_links.forEach((l, i) =>
+    entry(l.as, () => {
+      const path = `payment_links.${i}`;
+      const t = tenantOf(l.merchant, path);
+      const link = apply(path, () => createCheckout(contextOf(t), t.state, { amount: toMinor(l.amount), description: l.description }));
+      define(l.as, link.reference, path);
+    }),
+  );
+  scenario.outcomes.forEach((o, i) =>
+    entry(undefined, () => {
+      const path = `outcomes.${i}`;
+      const t = tenantOf(o.merchant, path);
+      const { merchant: _m, ...rule } = o;
+      apply(path, () => addRule(contextOf(t), t.state, rule));
+    }),
+  );
+  scenario.timeline.forEach((e, i) =>
+    entry(undefined, () => {
+      const path = `timeline.${i}`;
+      const t = tenantOf(e.merchant, path);
+      const at = timeOf(e.at, start);
+      if (!(at >= t.clock.now())) fail(`${path}.at`, "the timeline cannot start before the merchant's clock");
+      if (at > MAX_CLOCK) fail(`${path}.at`, `falls after ${new Date(MAX_CLOCK).toISOString()}, the end of the clock's range`);
+      if (e.transfer) {
+        const { to, amount, ...rest } = e.transfer;
+        unlessFailed(to);
+        const account = typeof vars[to] === "string" ? (vars[to] as string) : to;
+        if (!t.state.virtualAccounts.has(account)) fail(`${path}.transfer.to`, `no virtual account "${to}"`);
+        addTimelineEntry(contextOf(t), t.state, at, { kind: "transfer", account_number: account, amount: toMinor(amount), ...rest });
+      } else if (e.pay_link) {
+        unlessFailed(e.pay_link.link);
+        const reference = typeof vars[e.pay_link.link] === "string" ? (vars[e.pay_link.link] as string) : e.pay_link.link;
+        if (!t.state.checkouts.has(reference)) fail(`${path}.pay_link.link`, `no payment link "${e.pay_link.link}"`);
+        const amount = e.pay_link.amount === undefined ? undefined : toMinor(e.pay_link.amount);
+        addTimelineEntry(contextOf(t), t.state, at, { kind: "pay_link", reference, amount });
+      }
+    }),
+  );
+  // Steps run later (`run`); their merchants are checked now, so a wrong one is reported with the rest.
+  scenario.steps.forEach((step, i) =>
+    entry(undefined, () => {
+      const kind = STEP_KINDS.find((k) => k in step)!;
+      tenantOf((step as Record<string, { merchant?: string }>)[kind]!.merchant, `steps.${i}.${kind}`);
+    }),
+  );
+  if (problems.length > 0) throw new ScenarioError(opts.source, problems);
   return { scenario, merchants, vars };
 }

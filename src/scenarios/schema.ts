@@ -128,6 +128,9 @@ const Json: z.ZodType<unknown> = z.lazy(() => z.union([z.string(), z.number(), z
 /** The longest a request step waits for its answer, in wall-clock seconds (`timeout_seconds`). */
 const MAX_CLIENT_TIMEOUT_SECONDS = 300;
 
+/** What a step does: each step has exactly one of these keys (and optionally a name). */
+export const STEP_KINDS = ["request", "advance", "expect_webhook", "expect_balance"] as const;
+
 const Step = z.union([
   z
     .object({

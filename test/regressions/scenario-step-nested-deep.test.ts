@@ -2,13 +2,15 @@
  * A scenario whose step body nested 20,000 levels deep made
  * POST /sandbox/v1/scenarios answer 500: the schema's recursive JSON type overflowed the stack. The
  * nesting is now checked without recursion before any schema runs (at most 32 levels), for a JSON
- * body and for `{ yaml }` text alike: 422 VALIDATION_ERROR, nothing created, the sandbox serving on.
+ * body, for `{ yaml }` text and for a YAML body alike: 422 VALIDATION_ERROR, nothing created, the
+ * sandbox serving on.
  */
 import { describe, expect, it } from "vitest";
 import { expectError, harness, type Harness } from "../helpers.js";
 
 const DEPTH = 20_000;
 const json = { "content-type": "application/json" };
+const yaml = { "content-type": "application/yaml" };
 
 /** A one-merchant scenario whose only step has a request body nested `depth` levels deep. */
 function jsonScenario(depth: number, kind: "array" | "object"): string {
@@ -48,6 +50,15 @@ describe("a scenario step nested 20,000 deep", () => {
     expect(res.errors).toEqual({ body: ["nests deeper than 32 levels"] });
   });
 
+  it.each(["array", "object"] as const)("as a YAML body (%s): the same answer as a JSON body, no merchant, the sandbox serves on", async (kind) => {
+    const h = harness();
+    const before = h.registry.size;
+    const res = expectError(await h.call("POST", "/sandbox/v1/scenarios", { raw: yamlScenario(DEPTH, kind), headers: yaml }), 422, "VALIDATION_ERROR");
+    expect(res.message).toBe("The request body nests deeper than 32 levels.");
+    expect(res.errors).toEqual({ body: ["Must nest at most 32 levels deep."] });
+    await stillServing(h, before);
+  });
+
   it("just past the limit is refused the same way, and a step body at the limit loads", async () => {
     const h = harness();
     const before = h.registry.size;
@@ -60,6 +71,8 @@ describe("a scenario step nested 20,000 deep", () => {
     expect(past.errors).toEqual({ body: ["nests deeper than 32 levels"] });
     expectError(await h.call("POST", "/sandbox/v1/scenarios", { raw: jsonScenario(29, "array"), headers: json }), 422, "VALIDATION_ERROR");
     expect((await h.call("POST", "/sandbox/v1/scenarios", { raw: jsonScenario(28, "array"), headers: json })).status).toBe(201);
-    expect(h.registry.size).toBe(before + 2);
+    expectError(await h.call("POST", "/sandbox/v1/scenarios", { raw: yamlScenario(29, "array"), headers: yaml }), 422, "VALIDATION_ERROR");
+    expect((await h.call("POST", "/sandbox/v1/scenarios", { raw: yamlScenario(28, "array"), headers: yaml })).status).toBe(201);
+    expect(h.registry.size).toBe(before + 3);
   });
 });

@@ -6,10 +6,13 @@ import { z } from "@hono/zod-openapi";
 import { MAX_JSON_DEPTH, MAX_OUTCOME_RULES, SCENARIO_LOADS_PER_MINUTE } from "../../domain/bounds.js";
 import { thousands } from "../../domain/money.js";
 import { BODY_LIMIT_BYTES, megabytes } from "../../http/body-limit.js";
-import { errorExample, json } from "../../http/openapi.js";
+import { scenarioTypeRefused } from "../../http/json-only.js";
+import { errorExample, json, type Examples } from "../../http/openapi.js";
 import { routes, Success } from "../../http/route.js";
+import { ErrorSchema } from "../../http/schemas.js";
 import { FIXED_KEYS_REFUSED } from "../../scenarios/load.js";
 import { MAX_SCENARIO_MERCHANTS, MAX_SCENARIO_OBJECTS, SCENARIO_START } from "../../scenarios/schema.js";
+import { MAX_YAML_ALIASES, YAML_MEDIA_TYPES } from "../../scenarios/yaml-text.js";
 import { openErrors } from "../errors.js";
 
 const route = routes({ tags: ["Sandbox"] });
@@ -36,11 +39,74 @@ payment_links:
   - { as: jollof, amount: 12500, description: Jollof rice for two }
 `;
 
+/** The payment link scenario with its merchant's mapping left open: YAML that does not parse. */
+const BROKEN_YAML = LINK_YAML.replace("webhook_capture: {} }", "webhook_capture: {}");
+
+/** The VA scenario with two misspelt keys, a merchant setting and a step kind. */
+const MISSPELT_SCENARIO = {
+  name: "Virtual account funding",
+  merchants: { shop: { business_name: "Mama Put Foods Ltd", wallet_balanse: 0, kyc: { bvn: "22212345678" } } },
+  steps: [{ advance: { by: "5m" } }, { expect_balance: { balance: 5000 } }, { advanse: { by: "1m" } }],
+};
+
+/** The YAML bodies: the text of a scenario file as is (`curl --data-binary @file.yaml`). */
+const yamlBody = (examples: Examples) => ({
+  schema: z.string().openapi({ description: "The YAML text of a scenario file (the format of scenarios/*.yaml)" }),
+  examples,
+});
+const YAML_EXAMPLES: Examples = {
+  paymentLinkYaml: { summary: "A merchant with a payment link of NGN 12,500", value: LINK_YAML },
+  invalidYaml: { summary: "A mapping left unclosed", value: BROKEN_YAML },
+};
+
 /** A load's answer for a scenario of one merchant, `shop`. */
 const loaded = (name: string, merchant: Record<string, string>, objects: Record<string, string>) => ({
   success: true,
   data: { name, merchants: { shop: merchant }, objects },
 });
+
+const LOAD_ERRORS = openErrors("scenario loads", {
+  400: {
+    invalidJson: errorExample("The body is not valid JSON", "INVALID_JSON", "The request body is not valid JSON."),
+    invalidYaml: errorExample(
+      "YAML posted as such that does not parse (each error with its line and column)",
+      "INVALID_YAML",
+      "The request body is not valid YAML: line 4, column 1: Flow map in block collection must be sufficiently indented and end with a }",
+      { errors: { body: ["line 4, column 1: Flow map in block collection must be sufficiently indented and end with a }"] } },
+    ),
+  },
+  415: { unsupportedMediaType: errorExample("A body that is neither JSON nor YAML", "UNSUPPORTED_MEDIA_TYPE", scenarioTypeRefused("text/plain")) },
+  422: {
+    unknownAlias: errorExample("The scenario refers to an object it does not declare", "VALIDATION_ERROR", 'The scenario is invalid: no virtual account "bola_account"', {
+      errors: { "timeline.0.transfer.to": ['no virtual account "bola_account"'] },
+    }),
+    misspeltKeys: errorExample(
+      "Every problem at once, each under its path; an unknown key near a known one says which",
+      "VALIDATION_ERROR",
+      "The scenario is invalid: 2 problems, each under its path in errors.",
+      {
+        errors: {
+          "merchants.shop.wallet_balanse": ["Unknown field. Did you mean `wallet_balance`?"],
+          "steps.2.advanse": ["Unknown field. Did you mean `advance`?"],
+        },
+      },
+    ),
+    invalidField: errorExample("A field breaks its rule (the path names it)", "VALIDATION_ERROR", "The scenario is invalid: Must have at most two decimal places.", {
+      errors: { "merchants.shop.wallet_balance": ["Must have at most two decimal places."] },
+    }),
+    fixedKeysShared: errorExample(
+      "With --shared: a merchant with a fixed api_key or api_secret (whether the key is in use or not)",
+      "VALIDATION_ERROR",
+      `The scenario is invalid: ${FIXED_KEYS_REFUSED}`,
+      { errors: { "merchants.shop.api_key": [FIXED_KEYS_REFUSED] } },
+    ),
+    tooDeep: errorExample(`A body nested deeper than ${MAX_JSON_DEPTH} levels`, "VALIDATION_ERROR", `The request body nests deeper than ${MAX_JSON_DEPTH} levels.`, {
+      errors: { body: [`Must nest at most ${MAX_JSON_DEPTH} levels deep.`] },
+    }),
+  },
+});
+// Beside malformed JSON, this route's 400 is YAML that does not parse: said in its description too.
+LOAD_ERRORS[400] = json(ErrorSchema, "Malformed JSON (INVALID_JSON) or YAML (INVALID_YAML)", LOAD_ERRORS[400]!.content["application/json"].examples);
 
 export const load = route({
   method: "post",
@@ -53,7 +119,9 @@ objects. **No authentication: send no keys.** Use it to set up the state an SDK 
 call: merchants with their balances and settings, virtual accounts, cardholders, cards, payment links, outcome
 rules, and a timeline of outside events. Answers 201.
 
-The body is the scenario as JSON, or \`{ "yaml": "<the file's text>" }\` (the format of the files in \`scenarios/\`):
+The body is a scenario in the format of the files in \`scenarios/\`: the file's YAML text as is (\`Content-Type:
+${YAML_MEDIA_TYPES.join("\` or \`")}\`, as \`curl -H 'Content-Type: application/yaml' --data-binary @scenarios/05-payout-completed.yaml\`
+sends it), the same document as JSON, or JSON \`{ "yaml": "<the file's text>" }\`:
 
 - \`name\` (required), \`description\`.
 - \`merchants\` (1 to ${MAX_SCENARIO_MERCHANTS}): an alias for each, with any setting of POST /sandbox/v1/merchants (\`wallet_balance\`,
@@ -83,8 +151,11 @@ answer whether the key is in use or not. Leave the keys out and use the ones the
 started with \`--scenario FILE\`: the operator's own files keep their fixed keys. A fixed \`webhook_secret\` is accepted in
 both modes.
 
-Loading is all or nothing: an invalid scenario gets 422 \`VALIDATION_ERROR\` naming the path in the document, and
-no merchant is left behind. Limits: ${thousands(SCENARIO_LOADS_PER_MINUTE.default)} loads per client IP per rolling minute (${thousands(SCENARIO_LOADS_PER_MINUTE.shared)} with \`--shared\`; 429
+Loading is all or nothing: an invalid scenario gets 422 \`VALIDATION_ERROR\` with every problem under its path in the
+document (\`errors\`; an unknown key near a known one says which it probably meant), and no merchant is left behind. YAML
+posted as such that does not parse gets 400 \`INVALID_YAML\` with the line and column of each error. YAML takes the core
+schema's types only (no tags, no \`<<\` merge keys) and at most ${MAX_YAML_ALIASES} alias expansions. Limits, the same for YAML
+and JSON: ${thousands(SCENARIO_LOADS_PER_MINUTE.default)} loads per client IP per rolling minute (${thousands(SCENARIO_LOADS_PER_MINUTE.shared)} with \`--shared\`; 429
 \`QUOTA_EXCEEDED\` with \`retry_after\`), the sandbox's \`--max-merchants\` (429 \`MERCHANT_LIMIT_REACHED\`), a ${megabytes(BODY_LIMIT_BYTES)} body
 nested at most ${MAX_JSON_DEPTH} levels.`.trim(),
   security: [],
@@ -101,8 +172,10 @@ nested at most ${MAX_JSON_DEPTH} levels.`.trim(),
               summary: "A timeline transfer to a virtual account the scenario does not declare",
               value: { ...VA_SCENARIO, timeline: [{ at: "+5m", transfer: { to: "bola_account", amount: 5000 } }] },
             },
+            misspeltKeys: { summary: "Two misspelt keys: wallet_balanse and a step's advanse", value: MISSPELT_SCENARIO },
           },
         },
+        ...Object.fromEntries(YAML_MEDIA_TYPES.map((type) => [type, yamlBody(YAML_EXAMPLES)])),
       },
     },
   },
@@ -135,24 +208,6 @@ nested at most ${MAX_JSON_DEPTH} levels.`.trim(),
         ),
       },
     }),
-    ...openErrors("scenario loads", {
-      422: {
-        unknownAlias: errorExample("The scenario refers to an object it does not declare", "VALIDATION_ERROR", 'The scenario is invalid: no virtual account "bola_account"', {
-          errors: { "timeline.0.transfer.to": ['no virtual account "bola_account"'] },
-        }),
-        invalidField: errorExample("A field breaks its rule (the path names it)", "VALIDATION_ERROR", "The scenario is invalid: Must have at most two decimal places.", {
-          errors: { "merchants.shop.wallet_balance": ["Must have at most two decimal places."] },
-        }),
-        fixedKeysShared: errorExample(
-          "With --shared: a merchant with a fixed api_key or api_secret (whether the key is in use or not)",
-          "VALIDATION_ERROR",
-          `The scenario is invalid: ${FIXED_KEYS_REFUSED}`,
-          { errors: { "merchants.shop.api_key": [FIXED_KEYS_REFUSED] } },
-        ),
-        tooDeep: errorExample(`A body nested deeper than ${MAX_JSON_DEPTH} levels`, "VALIDATION_ERROR", `The request body nests deeper than ${MAX_JSON_DEPTH} levels.`, {
-          errors: { body: [`Must nest at most ${MAX_JSON_DEPTH} levels deep.`] },
-        }),
-      },
-    }),
+    ...LOAD_ERRORS,
   },
 });
