@@ -3,11 +3,11 @@
  * browser script). The packed package, installed with `--omit=dev` into an empty folder as `npx`
  * would, must stay under 30 MB and run: the server, its docs script and the demo merchant.
  */
-import { execFileSync } from "node:child_process";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
+import { installPacked } from "../install/consumer.js";
 import { startServerProcess, treeBytes } from "../support/processes.js";
 
 const LIMIT_BYTES = 30 * 1024 * 1024;
@@ -17,11 +17,7 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }), 120_000);
 
 describe("the packed package, production install", () => {
   it(`is under 30 MB and runs`, async () => {
-    const [tarball] = JSON.parse(execFileSync("npm", ["pack", "--json", "--pack-destination", dir, "--loglevel=error"], { encoding: "utf8" })) as Array<{ filename: string }>;
-    const app = join(dir, "app");
-    execFileSync("mkdir", ["-p", app]);
-    writeFileSync(join(app, "package.json"), '{ "name": "consumer", "private": true }\n');
-    execFileSync("npm", ["install", "--omit=dev", "--no-audit", "--no-fund", "--loglevel=error", join(dir, tarball!.filename)], { cwd: app, stdio: "ignore" });
+    const app = await installPacked(dir, "--omit=dev");
 
     const bytes = treeBytes(join(app, "node_modules"));
     console.info(`production install of the packed package: ${(bytes / 1024 / 1024).toFixed(1)} MB`);
