@@ -85,10 +85,11 @@ describe("receive-webhooks.md, the Node snippets", () => {
 });
 
 describe("javascript-test-helper.md", () => {
+  // TAP on every Node line: Node 24's default reporter prints "ℹ pass 1" instead.
   it("the node:test example passes with `node --test`, against the built helper", async () => {
     const code = block(page("javascript-test-helper.md"), "js", 'from "node:test"');
     writeFileSync(join(DIR, "payment.test.mjs"), code);
-    const run = spawnSync(process.execPath, ["--test", join(DIR, "payment.test.mjs")], { encoding: "utf8", timeout: 60_000 });
+    const run = spawnSync(process.execPath, ["--test", "--test-reporter=tap", join(DIR, "payment.test.mjs")], { encoding: "utf8", timeout: 60_000 });
     expect(run.status, run.stdout + run.stderr).toBe(0);
     expect(run.stdout).toMatch(/^# pass 1$/m);
   });

@@ -8,6 +8,9 @@
  * Each documented request starts from the demo merchant's state as `npm start` makes it (its
  * snapshot, put back before each request), as on the /docs page.
  */
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { createServer } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEMO_KEYS, httpCall, repoFile, startFromArgs, stopServers } from "../helpers.js";
@@ -49,12 +52,16 @@ beforeAll(async () => {
   const running = await startFromArgs([]);
   sandboxUrl = running.url;
   demoSnapshot = (await httpCall(sandboxUrl, "GET", "/sandbox/v1/snapshot", { headers: DEMO_KEYS })).body;
+  // The served document, from a file: Prism 5 on Node 24 cannot fetch a document from a URL
+  // (stoplightio/prism#2723: "Expected signal to be an instance of AbortSignal").
+  const document = join(mkdtempSync(join(tmpdir(), "prism-")), "openapi.json");
+  writeFileSync(document, await (await fetch(`${sandboxUrl}/openapi.json`)).text());
   // Prism binds the port it is given; another process may take it first, so try a few.
   for (let attempt = 0; attempt < 5 && !prism; attempt++) {
     const port = await freeLowPort();
     prism = await startServerProcess(
       repoFile("node_modules/.bin/prism"),
-      ["proxy", `${sandboxUrl}/openapi.json`, sandboxUrl, "--host", "127.0.0.1", "--port", String(port)],
+      ["proxy", document, sandboxUrl, "--host", "127.0.0.1", "--port", String(port)],
       { cwd: repoFile("."), timeoutMs: 60_000 },
     ).catch(() => undefined);
   }
