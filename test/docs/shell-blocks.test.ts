@@ -1,6 +1,6 @@
 /**
- * Docs that run: every ```sh block of the tutorial, of each how-to page (and of the README, when it has
- * any) runs as written, in order, copy-pasted into one bash, against a fresh `npm start` on the default
+ * Docs that run: every ```sh block of the README, of the tutorial and of each how-to page
+ * runs as written, in order, copy-pasted into one bash, against a fresh `npm start` on the default
  * port: the demo merchant with its sample activity, default settings. Nothing is edited first, and the
  * tutorial passes twice against one server, so no reference is reused across runs.
  */
@@ -18,7 +18,8 @@ import { DEFAULT_INBOUND_SETTLE_SECONDS } from "../../src/domain/va-payments.js"
 import { DEFAULT_RETRY_SCHEDULE_SECONDS } from "../../src/domain/webhook-policy.js";
 import { SIGN_UP_CLOCK } from "../../src/sandbox/merchants/routes.js";
 import { DEMO_KEYS } from "../helpers.js";
-import { startServerProcess, type StartedServer } from "../support/processes.js";
+import { type StartedServer } from "../support/processes.js";
+import { startAsNpmStart, usersEnvironment } from "../support/npm-start.js";
 import { blockKind, pageScript, placeholders, RUNNER_STANDS_FOR, shellBlocks } from "./shell-blocks.js";
 
 const TUTORIAL = "docs/getting-started.md";
@@ -28,7 +29,7 @@ const PORT = Number(defaultOf("port"));
 const PAGE_TIMEOUT_MS = 60_000;
 
 const pages = [
-  ...(shellBlocks(readFileSync("README.md", "utf8")).length ? ["README.md"] : []),
+  "README.md",
   TUTORIAL,
   ...(existsSync(HOW_TOS) ? readdirSync(HOW_TOS).filter((f) => f.endsWith(".md")).sort().map((f) => `${HOW_TOS}/${f}`) : []),
 ];
@@ -39,6 +40,7 @@ const text = (page: string) => readFileSync(page, "utf8");
  * not listed are held to their exit status.
  */
 const PRINTS: Record<string, RegExp[]> = {
+  "README.md": [/^processing$/m, /^completed$/m, /^signature verified$/m],
   [TUTORIAL]: [/^EZE SEGUN FOLAKE\nprocessing$/m, /"fired":[1-9]/, /^completed$/m, /^signature verified\nsignature verified$/m],
   [`${HOW_TOS}/isolated-merchant-per-test.md`]: [/^manual$/m, /^50000$/m, /^INVALID_CREDENTIALS$/m],
   [`${HOW_TOS}/force-outcomes.md`]: [
@@ -60,6 +62,10 @@ const PRINTS: Record<string, RegExp[]> = {
     /^processing\nprocessing\ncompleted$/m,
   ],
   [`${HOW_TOS}/check-your-integration.md`]: [/transfer-to-unverified-account/, /^check exited 1$/m, /ACCOUNT_NAME_MISMATCH/, /^pass$/m],
+  [`${HOW_TOS}/receive-webhooks.md`]: [/^valid$/m, /signature: valid/, /9 of 9 passed/, /^doctor exit status 1$/m],
+  [`${HOW_TOS}/scenarios-in-ci.md`]: [/2 scenario\(s\) passed, 0 failed/, /"balance":200000/],
+  [`${HOW_TOS}/shared-team-instance.md`]: [/loopback name/, /^stopped$/m],
+  [`${HOW_TOS}/save-and-restore-state.md`]: [/^NOT_FOUND$/m, /^completed$/m, /^7500$/m],
 };
 
 /**
@@ -84,15 +90,6 @@ const STATED: [page: string, pattern: RegExp, value: string][] = [
   [`${HOW_TOS}/outages-and-ambiguous-answers.md`, /until their (\d+)rd status read/g, String(PAYOUT_MAGIC["0004"]!.queries)],
 ];
 
-/**
- * A stock terminal's environment: no sandbox settings (the server and the pages see the defaults),
- * none of the test runner's variables (npm's, vitest's), and no NODE_EXTRA_CA_CERTS, which this
- * machine sets for its proxy and which costs every `node` start (each `json` a page runs) a tenth
- * of a second; the pages never reach the network.
- */
-const NOT_A_USERS = /^(MERCHANT_SANDBOX_|npm_|VITEST|NODE_ENV$|NODE_EXTRA_CA_CERTS$)/;
-const usersEnvironment = () => Object.fromEntries(Object.keys(process.env).map((k) => [k, NOT_A_USERS.test(k) ? undefined : process.env[k]]));
-
 function portIsFree(port: number): Promise<boolean> {
   return new Promise((resolve) => {
     const socket = connect(port, "127.0.0.1");
@@ -105,7 +102,7 @@ async function freshSandbox(): Promise<StartedServer> {
   if (!(await portIsFree(PORT))) {
     throw new Error(`Port ${PORT} is busy: the docs run against a fresh \`npm start\` on its default port. Stop what listens on ${PORT} (another sandbox, or a test holding it) and run again.`);
   }
-  const server = await startServerProcess(process.execPath, ["dist/cli.mjs", "start"], { cwd: process.cwd(), env: usersEnvironment() });
+  const server = await startAsNpmStart();
   const health = await fetch(`${server.url}/health`);
   if (!health.ok) throw new Error(`/health answered ${health.status}`);
   return server;

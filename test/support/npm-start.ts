@@ -1,7 +1,7 @@
 /**
  * The sandbox exactly as `npm start` serves it, for the tests that hold the docs to what is served:
  * the package's own `start` script (read from package.json, so the two cannot drift) run from the
- * repository with no MERCHANT_SANDBOX_* variables, so the demo merchant has its sample activity.
+ * repository in a user's environment (no MERCHANT_SANDBOX_* variables), so the demo merchant has its sample activity.
  *
  * - `startAsNpmStart()` spawns it (build first: it runs dist/cli.mjs). On the default port it listens
  *   where the docs' commands point: hold the port lock (`flock /tmp/port4010.lock`) around such a run.
@@ -17,9 +17,15 @@ export function npmStartCommand(): string[] {
   return scripts.start!.split(/\s+/);
 }
 
-/** This environment's sandbox settings, each unset (spawn leaves out a variable set to undefined): the run takes every default, as a fresh shell would. */
-export function unsetSandboxSettings(): NodeJS.ProcessEnv {
-  return Object.fromEntries(Object.keys(process.env).filter((name) => name.startsWith("MERCHANT_SANDBOX_")).map((name) => [name, undefined]));
+/**
+ * A stock terminal's environment: no sandbox settings (the run takes every default, as a fresh shell
+ * would), none of the test runner's variables (npm's, vitest's), and no NODE_EXTRA_CA_CERTS, which
+ * this machine sets for its proxy and which costs every `node` start a tenth of a second. Spawn
+ * leaves out a variable set to undefined.
+ */
+export function usersEnvironment(): NodeJS.ProcessEnv {
+  const notAUsers = /^(MERCHANT_SANDBOX_|npm_|VITEST|NODE_ENV$|NODE_EXTRA_CA_CERTS$)/;
+  return Object.fromEntries(Object.keys(process.env).map((name) => [name, notAUsers.test(name) ? undefined : process.env[name]]));
 }
 
 /**
@@ -30,7 +36,7 @@ export function startAsNpmStart(args: string[] = []): Promise<StartedServer> {
   const [command, ...rest] = npmStartCommand();
   return startServerProcess(command === "node" ? process.execPath : command!, [...rest, ...args], {
     cwd: REPO_ROOT,
-    env: unsetSandboxSettings(),
+    env: usersEnvironment(),
   });
 }
 
