@@ -22,7 +22,7 @@ import { operationLookup } from "./http/response-faults.js";
 import { logRequests } from "./http/request-log.js";
 import { responseHeaders } from "./http/response-headers.js";
 import { validationHook } from "./http/validation.js";
-import { MOUNTS } from "./routes.js";
+import { MOUNTS, OTHER_BODIES } from "./routes.js";
 import { createRuntime, type Runtime } from "./runtime.js";
 
 export interface AppOptions {
@@ -65,7 +65,7 @@ export function createApp(options: AppOptions) {
   // Outermost for the API: the log sees the final answer, the whole latency and the body limit's refusals.
   app.use("/api/v1/*", logRequests({ registry, trustProxy, operationOf }));
   app.use("*", bodyLimits(options));
-  app.use("/sandbox/v1/*", jsonBodies(), controlAuth(registry, trustProxy, options.quotas), clockSync(driver, commit));
+  app.use("/sandbox/v1/*", jsonBodies(OTHER_BODIES), controlAuth(registry, trustProxy, options.quotas), clockSync(driver, commit));
   app.use("/api/v1/*", apiPipeline({ registry, trustProxy, driver, commits: commit, operationOf, stopping }));
   for (const [path, routes] of MOUNTS) app.route(path, routes(deps));
   app.get("/favicon.ico", (c) => c.body(null, 204));

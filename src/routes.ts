@@ -1,6 +1,7 @@
 /** Every route of the app, mounted in this order: the merchant API, the control API, then the pages. */
 import type { Hono } from "hono";
 import type { Deps } from "./http/deps.js";
+import type { OtherBodies } from "./http/json-only.js";
 import { checkoutRoutes } from "./api/v1/checkout/index.js";
 import { payoutRoutes } from "./api/v1/payouts/index.js";
 import { virtualAccountRoutes } from "./api/v1/virtual-accounts/index.js";
@@ -20,6 +21,7 @@ import { vtuControlRoutes } from "./sandbox/vtu/index.js";
 import { virtualCardControlRoutes } from "./sandbox/virtual-cards/index.js";
 import { outcomeRoutes } from "./sandbox/outcomes/index.js";
 import { scenarioRoutes } from "./sandbox/scenarios/index.js";
+import { load as loadScenario, SCENARIO_BODIES } from "./sandbox/scenarios/routes.js";
 import { snapshotRoutes } from "./sandbox/snapshot/index.js";
 import { webhookRoutes } from "./sandbox/webhooks/index.js";
 import { merchantRoutes } from "./sandbox/merchants/index.js";
@@ -57,3 +59,6 @@ export const MOUNTS: Mount[] = [
   ["/", docsRoutes],
   ["/", frontPageRoutes],
 ];
+
+/** The control routes that take bodies beside JSON (their handlers read them), by full path. */
+export const OTHER_BODIES: OtherBodies = new Map([[`/sandbox/v1${loadScenario.path}`, SCENARIO_BODIES]]);

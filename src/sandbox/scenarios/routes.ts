@@ -6,16 +6,22 @@ import { z } from "@hono/zod-openapi";
 import { MAX_JSON_DEPTH, MAX_OUTCOME_RULES, SCENARIO_LOADS_PER_MINUTE } from "../../domain/bounds.js";
 import { thousands } from "../../domain/money.js";
 import { BODY_LIMIT_BYTES, megabytes } from "../../http/body-limit.js";
-import { scenarioTypeRefused } from "../../http/json-only.js";
+import type { BodiesBesideJson } from "../../http/json-only.js";
 import { errorExample, json, type Examples } from "../../http/openapi.js";
 import { routes, Success } from "../../http/route.js";
 import { ErrorSchema } from "../../http/schemas.js";
 import { FIXED_KEYS_REFUSED } from "../../scenarios/load.js";
 import { MAX_SCENARIO_MERCHANTS, MAX_SCENARIO_OBJECTS, SCENARIO_START } from "../../scenarios/schema.js";
-import { MAX_YAML_ALIASES, YAML_MEDIA_TYPES } from "../../scenarios/yaml-text.js";
+import { isYamlMediaType, MAX_YAML_ALIASES, YAML_MEDIA_TYPES } from "../../scenarios/yaml-text.js";
 import { openErrors } from "../errors.js";
 
 const route = routes({ tags: ["Sandbox"] });
+
+const scenarioTypeRefused = (type: string) =>
+  `A scenario is posted as JSON or YAML (Content-Type: application/json, ${YAML_MEDIA_TYPES.join(" or ")}), not ${type}.`;
+
+/** Beside JSON, a scenario comes as the YAML text of its file, which the handler reads itself. */
+export const SCENARIO_BODIES: BodiesBesideJson = { accepts: isYamlMediaType, refused: scenarioTypeRefused };
 
 const Loaded = Success({
   data: z.object({
