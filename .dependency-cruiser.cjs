@@ -9,6 +9,9 @@
  *   engine/                                      clocks, timers, tenants, the registry
  *   domain/                                      records, rules and views; imports nothing of ours
  *
+ * Apart: browser/, the pages' browser code, bundled at build and inlined into the pages; it imports only
+ * itself, and the server imports none of it (pages/assets.ts reads the bundle).
+ *
  * An arrow only ever points down, never across within a layer except where named, and never in a circle.
  */
 const layer = (...folders) => `^src/(${folders.join("|")})/`;
@@ -16,6 +19,20 @@ const ENTRY = "^src/(cli/|[^/]+\\.tsx?$)";
 
 module.exports = {
   forbidden: [
+    {
+      name: "browser-code-apart",
+      severity: "error",
+      comment: "The browser's modules run in the page: they import only each other (and packages bundled with them).",
+      from: { path: "^src/browser/" },
+      to: { path: "^src/", pathNot: "^src/browser/" },
+    },
+    {
+      name: "server-never-imports-browser-code",
+      severity: "error",
+      comment: "The server serves the bundle (pages/assets.ts); it never runs the browser's modules.",
+      from: { path: "^src/", pathNot: "^src/browser/" },
+      to: { path: "^src/browser/" },
+    },
     { name: "no-circular", severity: "error", comment: "No import cycles, between folders or files.", from: {}, to: { circular: true } },
     {
       name: "domain-imports-nothing-of-ours",

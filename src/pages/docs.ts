@@ -11,6 +11,7 @@ import { gzip } from "node:zlib";
 import { findAsset } from "../store/assets.js";
 import type { Deps } from "../http/deps.js";
 import { cspNonce, docsSecurityHeaders } from "../http/security-headers.js";
+import { asset } from "./assets.js";
 
 const SCRIPT_PATH = findAsset("vendor/scalar/standalone.js");
 
@@ -47,7 +48,7 @@ function configFor(keys: TryItKeys | undefined) {
   };
 }
 
-/** JSON inside a <script>: `<` escaped so no value can close the element. */
+/** JSON inside a <script> data block: `<` escaped so no value can close the element. */
 const scriptJson = (value: unknown) => JSON.stringify(value).replace(/</g, "\\u003c");
 
 /** The nonce is base64 from hono/secure-headers: nothing in it needs escaping in an attribute. */
@@ -61,7 +62,8 @@ const page = (nonce: string, keys: TryItKeys | undefined) => `<!doctype html>
   <body>
     <div id="app"></div>
     <script src="/docs/scalar.js"></script>
-    <script nonce="${nonce}">Scalar.createApiReference('#app', ${scriptJson(configFor(keys))})</script>
+    <script type="application/json" id="scalar-config">${scriptJson(configFor(keys))}</script>
+    <script nonce="${nonce}">${asset("docs.js")}</script>
   </body>
 </html>`;
 

@@ -105,7 +105,7 @@ describe("/docs", () => {
 describe("/docs try it", () => {
   const scalarConfig = async (h: ReturnType<typeof harness>) => {
     const html = await (await h.app.request("/docs")).text();
-    return JSON.parse(/Scalar\.createApiReference\('#app', (.*)\)<\/script>/.exec(html)![1]!) as { authentication?: any };
+    return JSON.parse(/<script type="application\/json" id="scalar-config">(.*)<\/script>/.exec(html)![1]!) as { authentication?: any };
   };
 
   it("pre-fills the demo merchant's keys, selected for every operation, while the demo merchant exists", async () => {
