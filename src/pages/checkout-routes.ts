@@ -14,7 +14,7 @@ import { cspNonce, pageSecurityHeaders } from "../http/security-headers.js";
 import { router } from "../http/validation.js";
 import { contextOf, type Tenant } from "../engine/tenant.js";
 import type { Deps } from "../http/deps.js";
-import { LinkNotFoundPage, LinkPage, type LinkPageData } from "./checkout-page.js";
+import { LinkNotFoundPage, LinkPage, LinkStateFragment, type LinkPageData } from "./checkout-page.js";
 
 const SimulateBody = z.object({ amount: amountSchema({ min: 0.01, max: 1e10 }).optional() });
 
@@ -85,6 +85,12 @@ export function checkoutPages(deps: Deps) {
       const found = await lookup(c);
       if (!found) throw new DomainError("NOT_FOUND", "No such payment link.");
       return c.json({ success: true, data: publicView(found.tenant, found.checkout) });
+    })
+    // The page's state view alone (what the page itself shows), which its script swaps in after a live change.
+    .get("/pay/:reference/view", async (c) => {
+      const found = await lookup(c);
+      if (!found) throw new DomainError("NOT_FOUND", "No such payment link.");
+      return c.html(LinkStateFragment({ data: view(found.tenant, found.checkout) }) as unknown as string);
     })
     .route("/", simulateRoute(deps, lookup));
 }
