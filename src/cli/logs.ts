@@ -35,7 +35,7 @@ seq, time on the merchant's clock, method, path, status and error code, latency,
   --interval SECONDS  how often --follow asks (default 1)
 
 Stdout carries only requests; notices (nothing matches, waiting, the sandbox lost) go to stderr.
-Headers and bodies: GET /sandbox/v1/requests/{seq}, or the dashboard's Logs view.
+Headers and bodies: GET /sandbox/v1/requests/{seq}, or the dashboard at /dashboard/logs?seq={seq}.
 `;
 
 /** Each filter's flag and the query field it becomes. */

@@ -17,3 +17,6 @@ export function spokenSeconds(seconds: number): string {
 
 /** A value as the docs show code: `value`. */
 export const code = (value: string | number) => `\`${value}\``;
+
+/** A count and its noun as prose writes them: plural(1, "error") -> "1 error", plural(2, "delivery", "deliveries") -> "2 deliveries". */
+export const plural = (n: number, one: string, many = `${one}s`): string => `${thousands(n)} ${n === 1 ? one : many}`;

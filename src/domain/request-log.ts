@@ -2,7 +2,7 @@
  * A merchant's request log: every /api/v1 request it made and the answer it got, newest kept, oldest
  * dropped (a ring bounded by count and bytes). It is traffic, not merchant state: never saved, kept
  * across reset and snapshot PUT, empty after a restart (README "Sandbox choices"). The request log,
- * the integration checks (checks.ts) and the dashboard's Logs view all read this one record.
+ * the integration checks (checks.ts) and the dashboard's request log all read this one record.
  */
 
 /** Bytes of a request or response body kept; the rest is cut (`*_truncated`). */

@@ -6,9 +6,14 @@
  * view; each delivery by its id.
  */
 import type { CheckResult } from "../domain/checks.js";
+import { plural, spokenList } from "../domain/prose.js";
 import { integrationChecks } from "../engine/integration-checks.js";
 import type { Tenant } from "../engine/tenant.js";
 import { Table } from "./dashboard-tables.js";
+import { Chip } from "./dashboard-ui.js";
+
+/** A severity's chip: errors fail the verdict, warnings do not. */
+const SEVERITY_TONE: Record<CheckResult["severity"], string> = { error: "failed", warning: "warn", info: "processing" };
 
 function Evidence({ rule }: { rule: CheckResult }) {
   const { requests, deliveries, transactions } = rule.evidence;
@@ -44,25 +49,27 @@ export function Checks({ tenant }: { tenant: Tenant }) {
   return (
     <div>
       <p class={s.verdict === "fail" ? "error" : "success"} data-verdict={s.verdict}>
-        {s.verdict === "fail" ? "Fails" : "Passes"}: {s.errors} error(s), {s.warnings} warning(s) and {s.infos} info fired; {s.passed} passed, {s.not_applicable} not applicable.
+        {s.verdict === "fail" ? "Fails" : "Passes"}: {spokenList([plural(s.errors, "error"), plural(s.warnings, "warning"), `${s.infos} info`])} fired;{" "}
+        {s.passed} passed, {s.not_applicable} not applicable.
       </p>
       <p class="muted">
-        Judged {x.request_log ? `${x.requests} request(s) of the request log` : "no requests (the request log is off)"}, {x.deliveries} webhook
-        delivery attempt(s) and {x.events} event(s); {x.credits_reported === null ? "no credit report (PUT /sandbox/v1/checks/credits)" : `a credit report of ${x.credits_reported}`}.
+        Judged {x.request_log ? `${plural(x.requests, "request")} of the request log` : "no requests (the request log is off)"},{" "}
+        {plural(x.deliveries, "webhook delivery attempt")} and {plural(x.events, "event")};{" "}
+        {x.credits_reported === null ? "no credit report (PUT /sandbox/v1/checks/credits)" : `a credit report of ${plural(x.credits_reported, "credited payment")}`}.
         The same report: <span class="mono">merchant-sandbox check</span>, GET /sandbox/v1/checks.
       </p>
       <Table label="Fired rules" caption="Fired rules, the most severe first" head={["Severity", "Rule", "Times", "Evidence"]} empty="No rule fired.">
         {fired.map((r) => (
           <tr data-check={r.id} data-key={r.id}>
-            <td>{r.severity}</td>
-            <td>
+            <td data-label="Severity"><Chip status={SEVERITY_TONE[r.severity]} label={r.severity} /></td>
+            <td data-label="Rule">
               <strong>{r.title}</strong>
               <br />
               <span class="mono muted">{r.id}</span>
               <p class="muted">{r.rationale}</p>
             </td>
-            <td>{r.occurrences}</td>
-            <td><Evidence rule={r} /></td>
+            <td data-label="Times">{r.occurrences}</td>
+            <td data-label="Evidence" class="block"><Evidence rule={r} /></td>
           </tr>
         ))}
       </Table>

@@ -5,7 +5,10 @@
  * scorecard of its last run, kept by the doctor desk (nothing of it is merchant state).
  */
 import type { Scorecard } from "../doctor/run.js";
+import { plural } from "../domain/prose.js";
 import type { Tenant } from "../engine/tenant.js";
+import { Table } from "./dashboard-tables.js";
+import { Chip } from "./dashboard-ui.js";
 
 const answers = (card: Scorecard["cases"][number]) =>
   card.observed.map((o) => (o.error !== null ? o.error : `${o.status_code} in ${o.latency_ms} ms`)).join(", ");
@@ -14,45 +17,31 @@ function LastRun({ card }: { card: Scorecard }) {
   return (
     <div data-testid="doctor-scorecard">
       <p class={card.ok ? "success" : "error"} data-testid="doctor-summary">
-        {card.passed} of {card.total} cases passed{card.ok ? "" : `, ${card.failed} failed`}
+        {card.passed} of {plural(card.total, "case")} passed{card.ok ? "" : `, ${card.failed} failed`}
         {card.records && !card.records.read ? `; the records view could not be read (${card.records.error})` : ""}
       </p>
       <p class="muted">
         Last run {card.started_at.replace("T", " ").replace(/\.\d+Z$/, "Z")} against <span class="mono">{card.endpoint}</span>, in {card.duration_ms} ms
         {card.records_url ? <>; credits checked against <span class="mono">{card.records_url}</span></> : "; credits not checked (no records URL)"}
       </p>
-      <div class="scroll-x" tabindex={0} role="region" aria-label="Webhook doctor cases table">
-        <table>
-          <caption class="muted">Each case: what was sent, what a correct receiver does, and why</caption>
-          <thead>
-            <tr>
-              <th scope="col">Result</th>
-              <th scope="col">Case</th>
-              <th scope="col">Answers</th>
-              <th scope="col">Expected</th>
-              <th scope="col">Details</th>
-            </tr>
-          </thead>
-          <tbody>
-            {card.cases.map((c) => (
-              <tr data-case={c.id} data-key={c.id}>
-                <td><span class={`status ${c.result === "pass" ? "paid" : "failed"}`}>{c.result}</span></td>
-                <td>{c.title} <span class="muted mono">{c.id}</span></td>
-                <td>{answers(c)}</td>
-                <td>{c.expected}</td>
-                <td>
-                  {c.problem ? <p class="error">{c.problem}</p> : null}
-                  <details>
-                    <summary>What was sent, and why</summary>
-                    <p>{c.sent}</p>
-                    <p class="muted">{c.why}</p>
-                  </details>
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+      <Table label="Webhook doctor cases" caption="Each case: what was sent, what a correct receiver does, and why" head={["Result", "Case", "Answers", "Expected", "Details"]} empty="No cases.">
+        {card.cases.map((c) => (
+          <tr data-case={c.id} data-key={c.id}>
+            <td data-label="Result"><Chip status={c.result} /></td>
+            <td data-label="Case">{c.title} <span class="muted mono">{c.id}</span></td>
+            <td data-label="Answers">{answers(c)}</td>
+            <td data-label="Expected">{c.expected}</td>
+            <td data-label="Details" class="block">
+              {c.problem ? <p class="error">{c.problem}</p> : null}
+              <details>
+                <summary>What was sent, and why</summary>
+                <p>{c.sent}</p>
+                <p class="muted">{c.why}</p>
+              </details>
+            </td>
+          </tr>
+        ))}
+      </Table>
     </div>
   );
 }
@@ -62,7 +51,7 @@ export function WebhookDoctor(props: { tenant: Tenant; card: Scorecard | undefin
   if (!webhook_url && !webhook_capture) {
     return (
       <p class="muted">
-        No webhook URL is set. Set one (PATCH /sandbox/v1/merchant) to grade your receiver here, or run{" "}
+        No webhook URL is set. Set one in <a href="/dashboard/webhook-settings">Webhook settings</a> to grade your receiver here, or run{" "}
         <code>merchant-sandbox doctor --endpoint URL --secret S</code> against any receiver.
       </p>
     );

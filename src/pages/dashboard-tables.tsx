@@ -9,6 +9,7 @@ import { createContext, useContext, type Child } from "hono/jsx";
 import type { Page, Paging } from "../domain/lists.js";
 import { LOGGED_BODY_BYTES } from "../domain/request-log.js";
 import { MAX_PER_PAGE } from "../http/paging.js";
+import { TimeTip } from "./dashboard-ui.js";
 
 /** A table's rows per page unless the query asks for another count (1 to MAX_PER_PAGE). */
 const PER_PAGE = 50;
@@ -55,18 +56,14 @@ function localTime(ms: number, zone: string): string {
   return `${parts.year}-${parts.month}-${parts.day} ${parts.hour}:${parts.minute}:${parts.second} ${parts.timeZoneName}`;
 }
 
-/** A time as the dashboard shows it: UTC, and the reader's local time beside it when their zone is known. */
-export function when(iso: string | null): Child {
+/** A time as the dashboard shows it: relative to the merchant's clock, with UTC and the reader's local time (when their zone is known) on hover and focus. */
+export function when(iso: string | null, focusable = false): Child {
   if (!iso) return "—";
   const utc = iso.replace("T", " ").replace(/\.\d+Z$/, "Z");
   const zone = useContext(TimeZone);
   const ms = Date.parse(iso);
-  return (
-    <>
-      <time datetime={iso}>{utc}</time>
-      {zone && Number.isFinite(ms) ? <span class="local-time" title={`Your time (${zone})`}> · {localTime(ms, zone)}</span> : null}
-    </>
-  );
+  const local = zone && Number.isFinite(ms) ? `Your time: ${localTime(ms, zone)}` : null;
+  return <TimeTip iso={iso} utc={utc} local={local} focusable={focusable} />;
 }
 
 // ---- The query ------------------------------------------------------------------------------------
@@ -135,6 +132,9 @@ export interface StatusChoice {
 /** A status select's choices, each shown as its value. */
 export const choices = (values: readonly string[]): StatusChoice[] => values.map((value) => ({ value }));
 
+/** A column heading; `money`: its cells are amounts (right-aligned, as their `td class="money"`). */
+export type Heading = string | { label: string; money: true };
+
 /**
  * A filter bar, the table and its pager. `id`: unique on the page, names the controls (the script
  * gives the focus back to the control used after the table reloads). `size`: the records before
@@ -146,8 +146,8 @@ export function ListTable(props: {
   label: string;
   what?: string;
   caption: string;
-  head: string[];
-  empty: string;
+  head: Heading[];
+  empty: Child;
   query: TableQuery;
   page: Page<unknown>;
   size: number;
@@ -218,17 +218,17 @@ export function ListTable(props: {
  * script sets its tabindex): a keyboard user then scrolls it with the arrow keys, and a table that fits
  * costs no Tab stop.
  */
-export function Table(props: { label: string; caption: string; head: string[]; empty: string; children?: Child }) {
+export function Table(props: { label: string; caption: string; head: Heading[]; empty: Child; children?: Child }) {
   const rows = props.children;
   const none = Array.isArray(rows) && rows.length === 0;
   return none ? (
-    props.empty ? <p class="muted">{props.empty}</p> : null
+    typeof props.empty === "string" ? (props.empty ? <p class="muted">{props.empty}</p> : null) : props.empty
   ) : (
     <div class="scroll-x" role="region" aria-label={`${props.label} table`}>
-      <table>
+      <table class="stack">
         {props.caption ? <caption class="muted">{props.caption}</caption> : null}
         <thead>
-          <tr>{props.head.map((h) => <th scope="col">{h}</th>)}</tr>
+          <tr>{props.head.map((h) => (typeof h === "string" ? <th scope="col">{h}</th> : <th scope="col" class="money">{h.label}</th>))}</tr>
         </thead>
         <tbody>{rows}</tbody>
       </table>

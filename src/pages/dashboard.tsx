@@ -1,95 +1,175 @@
 /** @jsxImportSource hono/jsx */
 /**
  * /dashboard: sign in with a merchant's API key and secret (kept in this browser tab's sessionStorage
- * only), then every section is rendered on the server (fragments) and refreshed by a small script.
+ * only), then one view at a time, each at its own URL (dashboard-views.tsx). The shell is the same HTML
+ * for every view URL, with that view shown; its sections are server fragments the script loads with the
+ * keys and refreshes live (src/browser/dashboard/).
  */
 import { Hono } from "hono";
-import type { Child } from "hono/jsx";
 import { requireMerchant } from "../http/auth.js";
 import type { AppEnv } from "../http/env.js";
 import { cspNonce, pageSecurityHeaders } from "../http/security-headers.js";
-import type { Tenant } from "../engine/tenant.js";
-import { Cards, Ledger, Outcomes, Overview, PaymentLinks, Payouts, VirtualAccounts, Vtu } from "./dashboard-fragments.js";
-import { RequestDetail, RequestLogList } from "./dashboard-logs.js";
-import { Page } from "./layout.js";
-import { Checks } from "./dashboard-checks.js";
-import type { DoctorDesk } from "../doctor/desk.js";
-import { WebhookDoctor } from "./dashboard-doctor.js";
 import { baseUrl } from "../http/base-url.js";
-import { ApiKeys, SandboxSettings, SETTINGS_SCRIPT, WebhookSettings } from "./dashboard-settings.js";
-import { LIVE_SCRIPT, LiveLine, etagOf, idiomorphScript, isFresh } from "./dashboard-live.js";
-import { ACTIONS_SCRIPT } from "./dashboard-actions.js";
-import { Events } from "./dashboard-events.js";
-import { readTimeZone, TimeZone } from "./dashboard-tables.js";
 import type { Deps } from "../http/deps.js";
-import { TABLES_SCRIPT } from "./dashboard-tables-script.js";
+import { CAPTURE_URL } from "../domain/webhook-policy.js";
+import { RequestDetail } from "./dashboard-logs.js";
+import { storyExists } from "./dashboard-story.js";
+import { Page } from "./layout.js";
+import { LiveLine, etagOf, isFresh } from "./dashboard-live.js";
+import { readTimeZone, TimeZone } from "./dashboard-tables.js";
+import { ClockNow, STORY_PATHS, type StoryKind } from "./dashboard-ui.js";
+import { FRAGMENTS, IDENTITY, STORY_VIEW, VIEWS, viewOf, type Section, type View } from "./dashboard-views.js";
 
-/**
- * `render`: the section's server fragment, refreshed. `body` instead: markup the script fills in and
- * never replaces (the settings sections, whose secrets stay out of server HTML).
- * `after`: what the section holds below its refreshed content (kept through the refreshes).
- * `query`: the section's `data-query` as sent (its tables' search, filters and page).
- */
-type Section = { id: string; title: string; after?: Child } & (
-  | { render: (t: Tenant, baseUrl: string, doctor: DoctorDesk, query: URLSearchParams) => Child; body?: never }
-  | { body: Child; render?: never }
-);
-const SECTIONS: Section[] = [
-  { id: "overview", title: "Wallet and clock", render: (t) => <Overview tenant={t} /> },
-  { id: "payouts", title: "Payouts", render: (t, _base, _doctor, q) => <Payouts tenant={t} query={q} /> },
-  { id: "links", title: "Payment links", render: (t, base, _doctor, q) => <PaymentLinks tenant={t} baseUrl={base} query={q} /> },
-  { id: "accounts", title: "Virtual accounts", render: (t, _base, _doctor, q) => <VirtualAccounts tenant={t} query={q} /> },
-  { id: "events", title: "Events and webhook deliveries", render: (t, _base, _doctor, q) => <Events tenant={t} query={q} /> },
-  { id: "doctor", title: "Webhook doctor", render: (t, _base, doctor) => <WebhookDoctor tenant={t} card={doctor.last(t)} running={doctor.isRunning(t)} /> },
-  // The request log; one request opens below the list.
-  { id: "logs", title: "Logs", render: (t, _base, _doctor, q) => <RequestLogList tenant={t} query={q} />, after: <div id="request-detail" aria-live="polite"></div> },
-  { id: "vtu", title: "VTU purchases", render: (t, _base, _doctor, q) => <Vtu tenant={t} query={q} /> },
-  { id: "cards", title: "Cardholders and cards", render: (t, _base, _doctor, q) => <Cards tenant={t} query={q} /> },
-  { id: "outcomes", title: "Outcome rules", render: (t, _base, _doctor, q) => <Outcomes tenant={t} query={q} /> },
-  { id: "ledger", title: "Ledger", render: (t, _base, _doctor, q) => <Ledger tenant={t} query={q} /> },
-  { id: "checks", title: "Integration checks", render: (t) => <Checks tenant={t} /> },
-  // The spec's "API Keys" and "Webhook Settings" pages.
-  { id: "api-keys", title: "API Keys", body: <ApiKeys /> },
-  { id: "webhook-settings", title: "Webhook Settings", body: <WebhookSettings /> },
-  // The merchant's sandbox settings (PATCH /sandbox/v1/merchant) and reset.
-  { id: "sandbox-settings", title: "Sandbox settings", body: <SandboxSettings /> },
-];
+const PRODUCT = "merchant-sandbox";
+const STORY_TITLES: Record<StoryKind, string> = { payout: "Payout", vtu: "VTU purchase", checkout: "Payment link", va_payment: "Transfer in", card: "Card" };
+const viewHref = (v: View) => `/dashboard${v.path ? `/${v.path}` : ""}`;
 
-function Shell(props: { nonce: string }) {
+/** What the shell shows first: a view, or a story with its kind and id. */
+interface Shown {
+  view: View;
+  story?: { kind: StoryKind; id: string; list: View };
+}
+
+function SectionCard(props: { s: Section; query?: string }) {
+  const { s } = props;
   return (
-    <Page title="merchant-sandbox dashboard" nonce={props.nonce} script={idiomorphScript() + DASHBOARD_SCRIPT} wide skipTo="content">
-      <main id="content" tabindex={-1}>
-        <h1>merchant-sandbox dashboard</h1>
-        <section class="card" id="signin" aria-labelledby="signin-heading">
-          <h2 id="signin-heading">Sign in with your API keys</h2>
-          <form id="signin-form">
-            <label for="api-key">API key (X-Api-Key)</label>
-            <input id="api-key" name="apiKey" autocomplete="off" required />
-            <label for="api-secret">API secret (X-Api-Secret)</label>
-            <input id="api-secret" name="apiSecret" type="password" autocomplete="off" required />
-            <p class="muted">The keys stay in this browser tab (sessionStorage) and are sent only to this sandbox.</p>
-            <button type="submit">Sign in</button>
-          </form>
-          <div id="signin-error" role="alert"></div>
-        </section>
-        <div id="app" hidden>
-          <nav class="row" aria-label="Sections">
-            {SECTIONS.map((s) => <a href={`#${s.id}`}>{s.title}</a>)}
-            <button type="button" class="secondary" id="refresh">Refresh</button>
-            <button type="button" class="secondary" id="signout">Sign out</button>
-          </nav>
-          <LiveLine />
-          <div id="toast" role="status" aria-live="polite"></div>
-          {SECTIONS.map((s) => (
-            <section class="card" id={s.id} aria-labelledby={`${s.id}-heading`}>
-              <h2 id={`${s.id}-heading`} tabindex={-1}>{s.title}</h2>
-              {s.render ? <div data-section={s.id}>Loading…</div> : s.body}
-              {/* Outside the refreshed fragment, so the result of an action outlives the refresh it causes. */}
-              <div class="action-result" id={`${s.id}-result`} role="status" aria-live="polite" tabindex={-1}></div>
-              {s.after}
-            </section>
-          ))}
+    <section class={s.bare ? "card bare" : "card"} id={s.id} aria-labelledby={s.bare ? undefined : `${s.id}-heading`} aria-label={s.bare ? s.title : undefined}>
+      {s.bare ? null : <h2 id={`${s.id}-heading`} tabindex={-1}>{s.title}</h2>}
+      {s.render ? <div data-section={s.id} data-query={props.query}>Loading…</div> : s.body}
+      {/* Outside the refreshed fragment, so the result of an action outlives the refresh it causes. */}
+      <div class="action-result" id={`${s.id}-result`} role="status" aria-live="polite" tabindex={-1}></div>
+      {s.after}
+    </section>
+  );
+}
+
+function ViewPanel(props: { view: View; shown: Shown }) {
+  const { view, shown } = props;
+  const current = shown.view === view;
+  const story = current ? shown.story : undefined;
+  const title = story ? `${STORY_TITLES[story.kind]} ${story.id}` : view.title;
+  return (
+    <section class="view" id={`view-${view.id}`} data-view={view.id} data-path={view === STORY_VIEW ? undefined : viewHref(view)} aria-labelledby={`view-${view.id}-title`} hidden={!current}>
+      {view === STORY_VIEW ? (
+        <nav class="breadcrumb" aria-label="Breadcrumb">
+          <a id="story-back" href={story ? viewHref(story.list) : "/dashboard"}>{story ? story.list.title : "Home"}</a>
+        </nav>
+      ) : null}
+      <header class="view-head">
+        <h1 id={`view-${view.id}-title`} tabindex={-1}>{title}</h1>
+        {view.intro ? <p class="muted">{view.intro}</p> : null}
+      </header>
+      {view.sections.map((s) => (
+        <SectionCard s={s} query={view === STORY_VIEW && story ? new URLSearchParams({ kind: story.kind, id: story.id }).toString() : undefined} />
+      ))}
+    </section>
+  );
+}
+
+function Navigation(props: { shown: Shown }) {
+  const active = props.shown.story?.list ?? props.shown.view;
+  const groups: { name: string | null; views: View[] }[] = [];
+  for (const v of VIEWS) {
+    const last = groups.at(-1);
+    if (last && last.name === v.group) last.views.push(v);
+    else groups.push({ name: v.group, views: [v] });
+  }
+  return (
+    <nav id="nav" class="sidenav" aria-label="Dashboard">
+      {groups.map((g) => (
+        <>
+          {g.name ? <h2 id={`nav-${g.name.toLowerCase().replace(/\W+/g, "-")}`}>{g.name}</h2> : null}
+          <ul aria-labelledby={g.name ? `nav-${g.name.toLowerCase().replace(/\W+/g, "-")}` : undefined}>
+            {g.views.map((v) => (
+              <li><a href={viewHref(v)} data-nav={v.id} aria-current={v === active ? "page" : undefined}>{v.title}</a></li>
+            ))}
+          </ul>
+        </>
+      ))}
+      {/* On a phone the top bar has no room for it: it is here, in the menu. */}
+      <button type="button" class="ghost small nav-signout" data-signout>Sign out</button>
+    </nav>
+  );
+}
+
+function SignIn(props: { demo: boolean }) {
+  return (
+    <div class="signin" id="signin">
+      <a class="brand" href="/"><span class="brand-mark" aria-hidden="true">₦</span><span>{PRODUCT}</span></a>{" "}
+      <span class="sandbox-chip">Sandbox</span>
+      <section class="card gap-top" aria-labelledby="signin-heading">
+        <h1 id="signin-heading">Sign in to the dashboard</h1>
+        <div id="signin-recent"></div>
+        {props.demo ? (
+          <>
+            <p class="muted">This sandbox was started locally with a demo merchant that holds sample activity.</p>
+            <button type="button" id="use-demo">Use the demo merchant</button>
+            <p class="or">or use a merchant's keys</p>
+          </>
+        ) : null}
+        <form id="signin-form">
+          <label for="api-key">API key (X-Api-Key)</label>
+          <input id="api-key" name="apiKey" autocomplete="off" required />
+          <label for="api-secret">API secret (X-Api-Secret)</label>
+          <input id="api-secret" name="apiSecret" type="password" autocomplete="off" required />
+          <p class="muted gap-top">The keys stay in this browser tab (sessionStorage) and are sent only to this sandbox.</p>
+          <div class="actions">
+            <button type="submit" class={props.demo ? "secondary" : ""}>Sign in</button>
+            <button type="button" class="ghost" id="signin-cancel" hidden>Back to the dashboard</button>
+          </div>
+        </form>
+        <div id="signin-error" role="alert"></div>
+      </section>
+    </div>
+  );
+}
+
+function Shell(props: { nonce: string; shown: Shown; demo: boolean }) {
+  const { shown } = props;
+  const title = shown.story ? `${STORY_TITLES[shown.story.kind]} ${shown.story.id}` : shown.view.title;
+  return (
+    <Page
+      title={`${title} · ${PRODUCT}`}
+      nonce={props.nonce}
+      script="dashboard.js"
+      skipTo="content"
+      banner={false}
+      bodyClass="app"
+      data={{ "capture-url": CAPTURE_URL, "story-paths": JSON.stringify(STORY_PATHS), "story-titles": JSON.stringify(STORY_TITLES), product: PRODUCT, demo: props.demo ? "on" : "off" }}
+    >
+      <SignIn demo={props.demo} />
+      <div id="app" hidden>
+        <header class="topbar">
+          <button type="button" id="menu-toggle" class="secondary small" aria-expanded="false" aria-controls="nav">Menu</button>
+          <a class="brand" href="/dashboard"><span class="brand-mark" aria-hidden="true">₦</span><span class="brand-name">{PRODUCT}</span></a>
+          <span class="sandbox-chip" title="No real money moves">Sandbox</span>
+          <div class="merchant">
+            <div data-section={IDENTITY.id}></div>
+            <button type="button" class="secondary small" id="switch-merchant">Switch<span class="switch-long"> merchant</span></button>
+            <button type="button" class="ghost small" id="signout" data-signout>Sign out</button>
+          </div>
+        </header>
+        <div class="layout">
+          <Navigation shown={shown} />
+          <main id="content" class="app-main" tabindex={-1}>
+            <LiveLine />
+            <div id="toast" role="status" aria-live="polite"></div>
+            {[...VIEWS, STORY_VIEW].map((v) => <ViewPanel view={v} shown={shown} />)}
+          </main>
         </div>
+      </div>
+    </Page>
+  );
+}
+
+function NotFound(props: { nonce: string; path: string }) {
+  return (
+    <Page title={`Not found · ${PRODUCT}`} nonce={props.nonce} skipTo="content">
+      <main id="content">
+        <section class="card">
+          <h1>No dashboard page at {props.path}</h1>
+          <p><a href="/dashboard">Open the dashboard's home</a></p>
+        </section>
       </main>
     </Page>
   );
@@ -97,7 +177,6 @@ function Shell(props: { nonce: string }) {
 
 export function dashboardRoutes(opts: Deps) {
   const app = new Hono<AppEnv>();
-  app.get("/dashboard", pageSecurityHeaders(), (c) => c.html(<Shell nonce={cspNonce(c)} />));
   app.use("/dashboard/fragments/*", requireMerchant({ registry: opts.registry, trustProxy: opts.trustProxy, accountRules: false }));
   // One request of the log, whole (the Logs view opens it).
   app.get("/dashboard/fragments/logs/:seq", async (c) => {
@@ -108,111 +187,34 @@ export function dashboardRoutes(opts: Deps) {
     return c.html(<TimeZone.Provider value={readTimeZone(c.req.query("tz"))}><RequestDetail tenant={tenant} seq={seq} /></TimeZone.Provider>);
   });
   app.get("/dashboard/fragments/:section", async (c) => {
-    const section = SECTIONS.find((s) => s.id === c.req.param("section"));
+    const section = FRAGMENTS.get(c.req.param("section"));
     if (!section?.render) return c.html(<p class="error">Unknown section.</p>, 404);
     const tenant = c.var.tenant;
     await opts.driver.catchUpForRead(tenant);
     const query = new URL(c.req.url).searchParams;
+    const ctx = { baseUrl: baseUrl(opts.publicUrl, c.req.url), doctor: opts.doctor, query };
     const html = await (
-      <TimeZone.Provider value={readTimeZone(query.get("tz") ?? undefined)}>{section.render(tenant, baseUrl(opts.publicUrl, c.req.url), opts.doctor, query)}</TimeZone.Provider>
+      <TimeZone.Provider value={readTimeZone(query.get("tz") ?? undefined)}>
+        <ClockNow.Provider value={tenant.clock.now()}>{section.render(tenant, ctx)}</ClockNow.Provider>
+      </TimeZone.Provider>
     ).toString();
     // The dashboard asks every 2 s with the ETag of what it shows: an unchanged section costs a 304.
     const etag = etagOf(html);
     c.header("ETag", etag);
     c.header("Cache-Control", "private, no-cache");
     if (isFresh(c.req.header("if-none-match"), etag)) return c.body(null, 304);
-    return c.html(html);
+    // A story of an object this merchant does not have says so, as a 404.
+    const missing = section.id === "story" && !storyExists(tenant, query.get("kind") as StoryKind, query.get("id") ?? "");
+    return c.html(html, missing ? 404 : 200);
+  });
+  const shell = pageSecurityHeaders();
+  // Every view's URL serves the same shell with that view shown, so links, reloads and the back button work.
+  app.get("/dashboard", shell, (c) => c.html(<Shell nonce={cspNonce(c)} shown={{ view: VIEWS[0]! }} demo={!opts.shared && opts.tryItKeys() !== undefined} />));
+  app.get("/dashboard/*", shell, (c) => {
+    const rest = c.req.path.slice("/dashboard/".length);
+    const shown = rest === "fragments" || rest.startsWith("fragments/") ? null : viewOf(rest);
+    if (!shown) return c.html(<NotFound nonce={cspNonce(c)} path={c.req.path} />, 404);
+    return c.html(<Shell nonce={cspNonce(c)} shown={shown} demo={!opts.shared && opts.tryItKeys() !== undefined} />);
   });
   return app;
 }
-
-/** Sign-in, section loading (live updates: dashboard-live.tsx), and the data-post actions (dashboard-actions.ts). */
-const DASHBOARD_SCRIPT = String.raw`
-(function () {
-  var KEY = "merchant-sandbox:credentials";
-  // The reader's time zone: the server shows each time in it beside UTC.
-  var ZONE = (function () { try { return Intl.DateTimeFormat().resolvedOptions().timeZone || ""; } catch (e) { return ""; } })();
-  function creds() { try { return JSON.parse(sessionStorage.getItem(KEY)); } catch (e) { return null; } }
-  function headers(extra) {
-    var c = creds() || {};
-    var h = { "x-api-key": c.apiKey || "", "x-api-secret": c.apiSecret || "" };
-    for (var k in extra) h[k] = extra[k];
-    return h;
-  }
-  // An action's result goes to its section's result slot (else the page's toast) and takes the focus:
-  // the control that was used may be replaced by the refresh the action causes.
-  function resultSlot(origin) {
-    var section = origin && origin.closest && origin.closest("section");
-    return (section && section.querySelector(".action-result")) || document.getElementById("toast");
-  }
-  function show(slot, kind, text, focus) {
-    slot.className = (slot.id === "toast" ? "" : "action-result ") + kind;
-    slot.textContent = text;
-    if (focus) { slot.setAttribute("tabindex", "-1"); slot.focus(); }
-  }
-${LIVE_SCRIPT}
-  function signOut(message) {
-    sessionStorage.removeItem(KEY);
-    clearSettings();
-    document.getElementById("request-detail").innerHTML = "";
-    Array.prototype.forEach.call(document.querySelectorAll(".action-result"), function (slot) { slot.className = "action-result"; slot.textContent = ""; });
-    document.getElementById("app").hidden = true;
-    document.getElementById("signin").hidden = false;
-    document.getElementById("signin-error").className = message ? "error" : "";
-    document.getElementById("signin-error").textContent = message || "";
-  }
-  // After sign-in the focus goes to the first section: the sign-in form it was in is now hidden.
-  function start(focusFirst) {
-    document.getElementById("signin").hidden = true;
-    document.getElementById("app").hidden = false;
-    if (focusFirst) document.querySelector("#app section h2").focus();
-    loadSettings();
-    load();
-  }
-  document.getElementById("signin-form").addEventListener("submit", function (event) {
-    event.preventDefault();
-    var form = event.target;
-    var c = { apiKey: form.apiKey.value.trim(), apiSecret: form.apiSecret.value.trim() };
-    fetch("/sandbox/v1/merchant", { headers: { "x-api-key": c.apiKey, "x-api-secret": c.apiSecret } }).then(function (r) {
-      if (!r.ok) { signOut("Those keys do not match a merchant."); return; }
-      sessionStorage.setItem(KEY, JSON.stringify(c));
-      form.reset();
-      start(true);
-    });
-  });
-${ACTIONS_SCRIPT}
-  // The Logs view: open one request, close it.
-  function openRequest(seq) {
-    return fetch("/dashboard/fragments/logs/" + encodeURIComponent(seq) + "?tz=" + encodeURIComponent(ZONE), { headers: headers({}) }).then(function (r) {
-      if (r.status === 401) { signOut("Your keys were not accepted."); return ""; }
-      return r.text();
-    }).then(function (html) {
-      document.getElementById("request-detail").innerHTML = html;
-      var heading = document.getElementById("request-detail-heading");
-      if (heading) heading.focus();
-    });
-  }
-  document.addEventListener("click", function (event) {
-    var button = event.target.closest && event.target.closest("button[data-request], button[data-close-request]");
-    if (!button) return;
-    if (button.hasAttribute("data-request")) openRequest(button.getAttribute("data-request"));
-    else document.getElementById("request-detail").innerHTML = "";
-  });
-${SETTINGS_SCRIPT}
-${TABLES_SCRIPT}
-  // A section link moves the focus to that section's heading (a jump the keyboard follows): the next
-  // Tab is the section's first control, and a screen reader says where it landed.
-  document.querySelector("#app nav").addEventListener("click", function (event) {
-    var link = event.target.closest && event.target.closest("a[href^='#']");
-    var heading = link && document.getElementById(link.getAttribute("href").slice(1) + "-heading");
-    if (!heading) return;
-    // The browser's own jump would move the focus to the section after this handler; take it over.
-    event.preventDefault();
-    history.replaceState(null, "", link.getAttribute("href"));
-    heading.focus();
-  });
-  document.getElementById("refresh").addEventListener("click", load);
-  document.getElementById("signout").addEventListener("click", function () { signOut(""); });
-  if (creds()) start(false);
-})();
-`;

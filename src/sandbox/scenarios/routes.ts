@@ -14,6 +14,7 @@ import { FIXED_KEYS_REFUSED } from "../../scenarios/load.js";
 import { MAX_SCENARIO_MERCHANTS, MAX_SCENARIO_OBJECTS, SCENARIO_START } from "../../scenarios/schema.js";
 import { isYamlMediaType, MAX_YAML_ALIASES, YAML_MEDIA_TYPES } from "../../scenarios/yaml-text.js";
 import { openErrors } from "../errors.js";
+import { LINK_SCENARIO_YAML } from "../../scenarios/examples.js";
 
 const route = routes({ tags: ["Sandbox"] });
 
@@ -38,12 +39,7 @@ const VA_SCENARIO = {
   timeline: [{ at: "+5m", transfer: { to: "ada_account", amount: 5000, narration: "Order 1001" } }],
 };
 
-const LINK_YAML = `name: Payment link waiting for its customer
-merchants:
-  shop: { business_name: Mama Put Foods Ltd, wallet_balance: 0, webhook_capture: {} }
-payment_links:
-  - { as: jollof, amount: 12500, description: Jollof rice for two }
-`;
+const LINK_YAML = LINK_SCENARIO_YAML;
 
 /** The payment link scenario with its merchant's mapping left open: YAML that does not parse. */
 const BROKEN_YAML = LINK_YAML.replace("webhook_capture: {} }", "webhook_capture: {}");
