@@ -62,7 +62,7 @@ The same report, from one evaluation, in three places:
   rules: [...] }\`, fired rules first (errors, warnings, infos), then passed, then not applicable. Reading it
   changes nothing. \`verdict\` is \`fail\` when a rule of severity \`error\` fired.
 - \`merchant-sandbox check\` ([CLI](cli.md#check)): the scorecard, or \`--json\`; exit 1 on a fired error.
-- The dashboard's "Integration checks" section.
+- The dashboard's "Integration checks" view (\`/dashboard/checks\`), and its verdict on Home.
 
 ## Your own view of your credits
 
