@@ -84,6 +84,12 @@ describe.skipIf(SKIP_BROWSER)("dashboard views", () => {
       expect(await overflow(page)).toBeLessThanOrEqual(0);
       expect(await axeViolations(page)).toEqual([]);
       if (size.name === "phone") await page.screenshot({ path: `${SCREENSHOTS}/dashboard-payout-story-phone.png`, fullPage: true });
+      // A time says when relative to the merchant's clock; on focus its tip gives UTC.
+      const time = story.locator("time.when[tabindex='0']").first();
+      expect(await time.locator(".tip").isVisible()).toBe(false);
+      await time.focus();
+      expect(await time.locator(".tip").isVisible()).toBe(true);
+      expect(await time.locator(".tip").textContent()).toMatch(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\dZ/);
 
       // Reload: the same story.
       await page.reload();
@@ -123,6 +129,21 @@ describe.skipIf(SKIP_BROWSER)("dashboard views", () => {
       await page.close();
     }, 120_000);
   }
+
+  it("the Scenarios view loads a scenario into a new merchant and switches to it in one step", async () => {
+    const { page } = await openPage(ctx, `${ctx.sandbox.url}/dashboard/scenarios`, 390, { height: 844 });
+    await signInAsDemo(page);
+    await settled(page, "Scenarios");
+    await page.getByRole("button", { name: "Load scenario" }).click();
+    await expect.poll(() => page.locator("#scenarios-result").textContent(), LOAD).toBe("Scenario loaded: 1 new merchant. Switch to one below.");
+    await page.getByRole("button", { name: "Switch to shop" }).click();
+    await page.goto(`${ctx.sandbox.url}/dashboard/payment-links`);
+    await settled(page, "Payment links");
+    await expect.poll(() => page.locator("#links tbody tr").count(), LOAD).toBe(1);
+    expect(await page.locator("#links tbody tr .money").first().textContent()).toBe("₦12,500.00");
+    expect(await overflow(page)).toBeLessThanOrEqual(0);
+    await page.close();
+  });
 
   it("an unknown dashboard path is a 404 page that leads home", async () => {
     const { page, status } = await openPage(ctx, `${ctx.sandbox.url}/dashboard/nothing-here`, 1280);
