@@ -1,18 +1,21 @@
 /**
- * The dashboard's Logs view in chromium: the merchant's requests listed, one opened with its
- * headers (the secret never shown), bodies, the objects it touched (as they are now, and linked to their
- * sections) and the webhook it caused with its delivery; nothing it shows sends an API request; under the strict CSP, with no external request.
+ * The dashboard's Request log view in chromium: the merchant's requests listed, one opened with its
+ * headers (the secret never shown), bodies, the objects it touched (as they are now, and linked to
+ * their stories) and the webhook it caused with its delivery; the open request outlives the list's
+ * refresh; nothing it shows sends an API request; under the strict CSP, with no external request.
  */
 import { describe, expect, it } from "vitest";
 import { accountHolderName } from "../../src/domain/names.js";
+import { STORY_PATHS } from "../../src/pages/dashboard-ui.js";
 import { receivers } from "../helpers.js";
 import { axeViolations, merchantAt, openPage, SCREENSHOTS, SIZES, SKIP_BROWSER, useBrowserSandbox } from "./browser.js";
+import { focusedId, LOAD, navigate, settled, signIn } from "./dashboard-driver.js";
 
 const ctx = useBrowserSandbox();
 const receiver = receivers();
 
-describe.skipIf(SKIP_BROWSER)("dashboard Logs view", () => {
-    for (const size of SIZES) {
+describe.skipIf(SKIP_BROWSER)("dashboard Request log view", () => {
+  for (const size of SIZES) {
     it(`${size.name}: lists the requests and opens one with its headers, bodies, objects and webhooks`, async () => {
       const r = await receiver();
       const m = await merchantAt(ctx.sandbox.url, { business_name: "Bole Joint", webhook_url: r.url });
@@ -24,20 +27,20 @@ describe.skipIf(SKIP_BROWSER)("dashboard Logs view", () => {
       await m.api("POST", "/sandbox/v1/clock/advance", { seconds: 0 }); // the delivery in flight lands
 
       const { page, violations, external } = await openPage(ctx, `${ctx.sandbox.url}/dashboard`, size.width, { height: size.height });
-      await page.getByLabel("API key (X-Api-Key)").fill(m.keys["x-api-key"]);
-      await page.getByLabel("API secret (X-Api-Secret)").fill(m.keys["x-api-secret"]);
-      await page.getByRole("button", { name: "Sign in" }).click();
-      await page.getByRole("link", { name: "Logs" }).click();
+      await signIn(page, m.keys);
+      await settled(page, "Home");
+      await navigate(page, size.name === "phone", "Request log");
+      expect(new URL(page.url()).pathname).toBe("/dashboard/logs");
       const rows = page.locator("[data-request-row]");
-      await expect.poll(() => rows.count()).toBe(5);
+      await expect.poll(() => rows.count(), LOAD).toBe(5);
       expect(await rows.first().getAttribute("data-request-row")).toBe("5");
       expect(await page.locator("[data-request-row='2'] [data-testid=request-status]").textContent()).toBe("422");
       expect(await page.locator("[data-request-row='2']").textContent()).toContain("VALIDATION_ERROR");
 
       await page.getByRole("button", { name: "Open request 5", exact: true }).click();
       const detail = page.locator("[data-testid=request-detail]");
-      await expect.poll(() => detail.locator("h3").textContent()).toContain("Request 5: GET");
-      expect(await page.evaluate("document.activeElement && document.activeElement.id")).toBe("request-detail-heading");
+      await expect.poll(() => detail.locator("h3").textContent(), LOAD).toContain("Request 5: GET");
+      expect(await focusedId(page)).toBe("request-detail-heading");
       expect(await detail.locator("[data-header='x-api-secret']").textContent()).toBe("[not logged]");
       expect(await detail.locator("[data-header='x-api-key']").textContent()).toMatch(/^pk_test_…/);
       expect(await detail.textContent()).not.toContain(m.keys["x-api-secret"]);
@@ -49,20 +52,35 @@ describe.skipIf(SKIP_BROWSER)("dashboard Logs view", () => {
       expect(await object.textContent()).toContain("GET /api/v1/payout/status?reference=logs-1");
       await object.getByText("Record").click();
       expect(await object.locator("pre").textContent()).toContain('"status": "completed"');
-      await object.getByRole("link", { name: "logs-1" }).click();
-      expect(await page.evaluate("location.hash")).toBe("#payouts");
       await page.screenshot({ path: `${SCREENSHOTS}/dashboard-logs-request-${size.name}.png`, fullPage: true });
 
-      // The list refreshes every 5 s; the open request stays until it is closed.
+      // The list refreshes with the view; the open request stays until it is closed or the view is left.
       await m.api("GET", "/api/v1/wallet/balance");
-      await expect.poll(() => rows.count(), { timeout: 10_000 }).toBe(6);
+      await expect.poll(() => rows.count(), LOAD).toBe(6);
       expect(await detail.count()).toBe(1);
+      expect(await object.locator("details").getAttribute("open")).toBe("");
+
+      // The object it touched links to its story, at its own URL; back returns to the request log.
+      await object.getByRole("link", { name: "logs-1" }).click();
+      await settled(page, "Payout logs-1");
+      expect(new URL(page.url()).pathname).toBe(`/dashboard/${STORY_PATHS.payout}/logs-1`);
+      await page.goBack();
+      await settled(page, "Request log");
+      // Neither the request log nor the story sent an API request of its own: the next one is #7.
+      await m.api("GET", "/api/v1/wallet/balance");
+      await expect.poll(() => rows.first().getAttribute("data-request-row"), LOAD).toBe("7");
+      expect(await rows.count()).toBe(7);
+
+      await page.getByRole("button", { name: "Open request 2", exact: true }).click();
+      await expect.poll(() => detail.locator("[data-testid=request-body]").textContent(), LOAD).toContain('"amount": 1.005');
+      expect(await detail.textContent()).toContain("VALIDATION_ERROR");
       await detail.getByRole("button", { name: "Close" }).click();
       expect(await detail.count()).toBe(0);
 
-      await page.getByRole("button", { name: "Open request 2", exact: true }).click();
-      await expect.poll(() => detail.locator("[data-testid=request-body]").textContent()).toContain('"amount": 1.005');
-      expect(await detail.textContent()).toContain("VALIDATION_ERROR");
+      // A request named by the URL (as a story links to it) opens on a reload too.
+      await page.goto(`${ctx.sandbox.url}/dashboard/logs?seq=2`);
+      await settled(page, "Request log");
+      await expect.poll(() => detail.locator("h3").textContent(), LOAD).toContain("Request 2: POST");
 
       // No inline style (chromium itself leaves an empty style="" on inputs it autofilled: nothing applied).
       expect(await page.locator('[style]:not([style=""])').count()).toBe(0);

@@ -1,8 +1,8 @@
 /**
  * The dashboard asks for each section every 2 s. A fragment carries an ETag (a hash
  * of its HTML) and an unchanged one is answered 304 with no body, so an unchanged section costs the page
- * nothing; any change of state, or another merchant's view, gets the new HTML. Rows carry a `data-key`,
- * which the page's merge matches them by.
+ * nothing; any change of state, or another merchant's view (its name in the top bar), gets the new
+ * HTML. Rows carry a `data-key`, which the page's merge matches them by.
  */
 import { describe, expect, it } from "vitest";
 import { client } from "../client.js";
@@ -36,12 +36,21 @@ describe("GET /dashboard/fragments/{section}: ETag and 304", () => {
     const h = harness();
     const a = client(await h.merchant({ business_name: "Alpha Stores" }));
     const b = client(await h.merchant({ business_name: "Beta Foods" }));
-    const tagA = (await a.call("GET", "/dashboard/fragments/overview")).headers.get("etag")!;
-    const asB = await b.call("GET", "/dashboard/fragments/overview", { headers: { "if-none-match": tagA } });
+    // The top bar's identity names the merchant: A's tag never stands for B's.
+    const tagA = (await a.call("GET", "/dashboard/fragments/identity")).headers.get("etag")!;
+    const asB = await b.call("GET", "/dashboard/fragments/identity", { headers: { "if-none-match": tagA } });
     expect(asB.status).toBe(200);
     expect(asB.body).toContain("Beta Foods");
-    expect((await a.call("GET", "/dashboard/fragments/payouts", { headers: { "if-none-match": tagA } })).status).toBe(200);
-    expect((await h.call("GET", "/dashboard/fragments/overview", { headers: { "if-none-match": tagA } })).status).toBe(401);
+    expect(asB.body).not.toContain("Alpha Stores");
+    expect((await a.call("GET", "/dashboard/fragments/identity", { headers: { "if-none-match": tagA } })).status).toBe(304);
+    // A tag is one section's: A's identity tag does not answer for A's other sections.
+    for (const section of ["overview", "payouts"]) {
+      expect((await a.call("GET", `/dashboard/fragments/${section}`, { headers: { "if-none-match": tagA } })).status, section).toBe(200);
+    }
+    // A tag names content, not a merchant: two new merchants' identical Home sections are the same HTML, so the same tag.
+    const overviewA = (await a.call("GET", "/dashboard/fragments/overview")).headers.get("etag")!;
+    expect((await b.call("GET", "/dashboard/fragments/overview", { headers: { "if-none-match": overviewA } })).status).toBe(304);
+    expect((await h.call("GET", "/dashboard/fragments/identity", { headers: { "if-none-match": tagA } })).status).toBe(401);
   });
 
   it("keys each row by its reference, so the page's merge matches rows rather than positions", async () => {

@@ -1,11 +1,12 @@
 /**
  * The dashboard's tables through their fragment route: search, filters and paging
  * from the section's query, nothing cut silently, hostile query values clamped with a note (never a
- * 500), times in UTC with the reader's local time beside them, pretty payloads with Copy buttons, and
- * events and deliveries linked both ways.
+ * 500), times relative to the merchant's clock with UTC and the reader's local time in a tip, pretty
+ * payloads with Copy buttons, and events and deliveries linked both ways.
  */
 import { describe, expect, it } from "vitest";
-import { client, type TestClient } from "../client.js";
+import { CHECKOUT_VALIDITY_MS } from "../../src/domain/limits.js";
+import { at, client, type TestClient } from "../client.js";
 import { harness, receivers } from "../helpers.js";
 
 const receiver = receivers();
@@ -120,18 +121,37 @@ describe("dashboard tables: the records the control API does not list", () => {
 });
 
 describe("dashboard tables: times", () => {
-  it("shows UTC, and the local time in the reader's zone beside it; an unknown zone is ignored", async () => {
+  /** Each time of a fragment as shown (relative to the merchant's clock) and as its tip says it (UTC, then the reader's time). */
+  const times = (html: string) =>
+    [...html.matchAll(/<time class="when" datetime="([^"]+)">([^<]*)<span class="tip" role="tooltip">([^<]*)<\/span><\/time>/g)].map(([, iso, shown, tip]) => ({ iso: iso!, shown: shown!, tip: tip! }));
+  const created = (html: string) => times(/<td data-label="Created">([\s\S]*?)<\/td>/.exec(html)![1]!)[0]!;
+
+  it("reads relative to the merchant's clock, with UTC and the local time in the reader's zone in its tip; an unknown zone is ignored", async () => {
     const c = await withPayouts(1);
     const lagos = await fragment(c, "payouts", "tz=Africa%2FLagos");
-    expect(lagos).toContain('<time datetime="2026-03-02T09:00:00.000Z">2026-03-02 09:00:00Z</time>');
-    expect(lagos).toMatch(/<span class="local-time" title="Your time \(Africa\/Lagos\)"> · 2026-03-02 10:00:00 (WAT|GMT\+1)<\/span>/);
-    const tokyo = await fragment(c, "overview", "tz=Asia%2FTokyo");
-    expect(tokyo).toContain("2026-03-02 18:00:00 GMT+9</span>");
+    expect(created(lagos)).toEqual({ iso: "2026-03-02T09:00:00.000Z", shown: "just now", tip: expect.stringMatching(/^2026-03-02 09:00:00Z\nYour time: 2026-03-02 10:00:00 (WAT|GMT\+1)$/) });
+    // Another section, another zone: Home's latest activity.
+    const tokyo = await fragment(c, "activity", "tz=Asia%2FTokyo");
+    expect(times(tokyo).map((t) => t.tip)).toEqual(["2026-03-02 09:00:00Z\nYour time: 2026-03-02 18:00:00 GMT+9"]);
     for (const zone of ["Not%2FA_Zone", "UTC", "x".repeat(200), "%3Cb%3E"]) {
       const html = await fragment(c, "payouts", `tz=${zone}`);
-      expect(html).toContain("2026-03-02 09:00:00Z</time>");
-      expect(html, zone).not.toContain("local-time");
+      expect(created(html), zone).toEqual({ iso: "2026-03-02T09:00:00.000Z", shown: "just now", tip: "2026-03-02 09:00:00Z" });
+      expect(html, zone).not.toContain("Your time");
     }
+
+    // The merchant's clock, not the wall clock, is what a time is counted from.
+    await c.advance("5m");
+    expect(created(await fragment(c, "payouts")).shown).toBe("5 min ago");
+    await c.advance("3h");
+    expect(created(await fragment(c, "payouts")).shown).toBe("3 h ago");
+    // Ahead of the clock: a payment link's expiry.
+    await c.checkout();
+    const expires = times(await fragment(c, "links"))[0]!;
+    expect(Date.parse(expires.iso) - Date.parse(at(5 * 60 + 3 * 3600))).toBe(CHECKOUT_VALIDITY_MS);
+    expect(expires.shown).toBe(`in ${CHECKOUT_VALIDITY_MS / 60_000} min`);
+    // Past 30 days: the date.
+    await c.advance("31d");
+    expect(created(await fragment(c, "payouts")).shown).toBe("2026-03-02");
   });
 });
 
