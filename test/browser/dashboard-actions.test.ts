@@ -1,6 +1,7 @@
 /**
  * The dashboard's actions, at desktop and phone sizes, axe-core on each
- * state: a result says the real outcome where the action was (a 2xx that reports a failure is red:
+ * state, each in its view (reached through the Dashboard navigation): a result says the real outcome
+ * where the action was (a 2xx that reports a failure is red:
  * a redelivery answered 500, a declined card spend); a refused form keeps its input, with the error
  * under the field, which takes the focus; the outcome form offers only its target's outcomes and
  * fields; "Send test event" shows the delivery; settings save; reset asks first; the clock advances by
@@ -11,18 +12,10 @@ import type { Page } from "playwright-core";
 import { axeViolations, merchantAt, openPage, SCREENSHOTS, SKIP_BROWSER, useBrowserSandbox, SIZES } from "./browser.js";
 import { startReceiver, type Receiver } from "../receiver.js";
 import { closedAfterEach } from "../helpers.js";
+import { focusedId as focused, navigate, result, settled } from "./dashboard-driver.js";
 
 const ctx = useBrowserSandbox();
 const closed = closedAfterEach((r: Receiver) => r.close());
-
-const focused = (page: Page) => page.evaluate("document.activeElement && document.activeElement.id") as Promise<string | null>;
-
-/** The section's result once it is no longer "Working…": its text and whether it is red. */
-async function result(page: Page, section: string): Promise<{ text: string; error: boolean }> {
-  const slot = page.locator(`#${section}-result`);
-  await expect.poll(async () => (await slot.getAttribute("class")) ?? "").toMatch(/success|error/);
-  return { text: (await slot.textContent()) ?? "", error: ((await slot.getAttribute("class")) ?? "").includes("error") };
-}
 
 async function expectAxeClean(page: Page, shot: string) {
   expect(await axeViolations(page)).toEqual([]);
@@ -31,6 +24,8 @@ async function expectAxeClean(page: Page, shot: string) {
 
 describe.skipIf(SKIP_BROWSER)("dashboard actions", () => {
   for (const size of SIZES) {
+    const phone = size.name === "phone";
+    const go = (page: Page, title: string) => navigate(page, phone, title);
     it(`${size.name}: real outcomes, kept input, valid rule pairs, test event, settings, reset, clock`, async () => {
       const receiver = closed(await startReceiver(() => ({ status: 500, body: "receiver exploded" })));
       const m = await merchantAt(ctx.sandbox.url, { business_name: "Suya Spot", webhook_url: receiver.url, clock: { now: "2026-11-22T09:00:00Z" } });
@@ -40,10 +35,12 @@ describe.skipIf(SKIP_BROWSER)("dashboard actions", () => {
       await m.api("POST", `/sandbox/v1/cardholders/${holder.cardholder_id}/approve`);
       const card = await m.api("POST", "/api/v1/virtual-cards", { cardholder_id: holder.cardholder_id });
 
-      const { page, violations, external } = await openPage(ctx, `${ctx.sandbox.url}/dashboard`, size.width, { height: size.height });
+      // Signed in on the events view's own URL: that view is shown.
+      const { page, violations, external } = await openPage(ctx, `${ctx.sandbox.url}/dashboard/events`, size.width, { height: size.height });
       await page.locator("#api-key").fill(m.keys["x-api-key"]);
       await page.locator("#api-secret").fill(m.keys["x-api-secret"]);
       await page.keyboard.press("Enter");
+      await settled(page, "Events and deliveries");
       await page.locator("#events [data-section] button", { hasText: "Redeliver" }).first().waitFor();
 
       // A redelivery answered 500 is red, with the status and the receiver's answer.
@@ -56,6 +53,7 @@ describe.skipIf(SKIP_BROWSER)("dashboard actions", () => {
 
       // A declined spend is red with its reason; a refused spend keeps the amount typed.
       // The per-card spend form is folded under its "Spend" summary.
+      await go(page, "Cardholders and cards");
       await page.locator("#cards summary", { hasText: "Spend" }).first().click();
       await page.locator(`#spend-${card.card_id}`).fill("5");
       await page.locator(`#spend-${card.card_id}`).press("Enter");
@@ -65,8 +63,8 @@ describe.skipIf(SKIP_BROWSER)("dashboard actions", () => {
       await expectAxeClean(page, `spend-declined-${size.name}`);
 
       // A refused form: the input stays, the error is under the field, the focus on it.
-      // "Advance by" and "Advance to" are folded under one summary until opened.
-      await page.locator("#advance-fold summary").click();
+      // The clock's view: "Advance by" and "Advance to".
+      await go(page, "Clock");
       const by = page.locator("#advance-by");
       await by.fill("ninety minutes");
       await by.press("Enter");
@@ -75,13 +73,13 @@ describe.skipIf(SKIP_BROWSER)("dashboard actions", () => {
       expect(await by.getAttribute("aria-invalid")).toBe("true");
       expect(await by.getAttribute("aria-describedby")).toContain("advance-by-field-error");
       expect(await focused(page)).toBe("advance-by");
-      expect((await result(page, "overview")).text).toBe("VALIDATION_ERROR: The given data was invalid. Check: Advance by.");
+      expect((await result(page, "clock")).text).toBe("VALIDATION_ERROR: The given data was invalid. Check: Advance by.");
       await expectAxeClean(page, `refused-form-${size.name}`);
 
       // Advance by any duration: the result says where the clock is now; the form empties.
       await by.fill("90m");
       await by.press("Enter");
-      await expect.poll(async () => (await result(page, "overview")).text).toBe("Clock advanced to 2026-11-22 10:30:00Z; 0 timers fired, 0 pending.");
+      await expect.poll(async () => (await result(page, "clock")).text).toBe("Clock advanced to 2026-11-22 10:30:00Z; 0 timers fired, 0 pending.");
       expect(await by.getAttribute("aria-invalid")).toBeNull();
       expect(await page.locator("#advance-by-field-error").count()).toBe(0);
       expect(await by.inputValue()).toBe("");
@@ -94,11 +92,12 @@ describe.skipIf(SKIP_BROWSER)("dashboard actions", () => {
       expect(await focused(page)).toBe("advance-to");
       await to.fill("2026-11-23T12:15:00");
       await page.getByRole("button", { name: "Advance to this time" }).click();
-      await expect.poll(async () => (await result(page, "overview")).text).toBe("Clock advanced to 2026-11-23 12:15:00Z; 0 timers fired, 0 pending.");
+      await expect.poll(async () => (await result(page, "clock")).text).toBe("Clock advanced to 2026-11-23 12:15:00Z; 0 timers fired, 0 pending.");
       expect((await m.api("GET", "/sandbox/v1/clock")).data.now).toBe("2026-11-23T12:15:00.000Z");
       await expectAxeClean(page, `clock-${size.name}`);
 
-      // Funding says how much came in and the balance now.
+      // Funding (on Home) says how much came in and the balance now.
+      await go(page, "Home");
       const before = (await m.api("GET", "/api/v1/wallet/balance")).data.balance;
       await page.locator("#fund-amount").fill("5000");
       await page.locator("#fund-amount").press("Enter");
@@ -106,6 +105,7 @@ describe.skipIf(SKIP_BROWSER)("dashboard actions", () => {
       await expect.poll(async () => (await result(page, "overview")).text).toBe(`Wallet funded with ₦5,000.00; balance ${naira(before + 5000)}.`);
 
       // The outcome form offers only the chosen target's outcomes, and only the fields they take.
+      await go(page, "Outcome rules");
       const outcomes = () => page.locator("#rule-outcome option").allTextContents();
       expect(await outcomes()).toEqual(["completed", "failed", "processing"]);
       expect(await page.locator("#rule-delay").isVisible()).toBe(true);
@@ -129,6 +129,7 @@ describe.skipIf(SKIP_BROWSER)("dashboard actions", () => {
       await expectAxeClean(page, `outcome-rule-${size.name}`);
 
       // Send test event: red with the status while the receiver fails, green with it once it answers.
+      await go(page, "Webhook settings");
       const hooks = page.locator("#webhook-settings");
       await hooks.getByRole("button", { name: "Send test event" }).click();
       const failed = await result(page, "webhook-settings");
@@ -141,6 +142,7 @@ describe.skipIf(SKIP_BROWSER)("dashboard actions", () => {
       await expectAxeClean(page, `test-event-${size.name}`);
 
       // Settings: pre-filled, a refusal under its field keeping the input, then saved with what changed.
+      await go(page, "Settings and reset");
       const name = page.locator("#set-business-name");
       await expect.poll(() => name.inputValue()).toBe("Suya Spot");
       const max = page.locator("#set-limits-payout-max");

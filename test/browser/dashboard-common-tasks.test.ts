@@ -1,15 +1,18 @@
 /**
  * The "done means": a developer does every common task on the dashboard from what it shows,
- * without the docs. Each step finds its control by its visible name (as a person would), at desktop
- * and phone sizes: find a payout, approve it, advance time, read and copy a webhook's payload and its
- * signature (checked against the webhook secret), redeliver, set the webhook URL, send a test event.
- * axe-core at the end: no critical or serious violation. The screenshots are the README's.
+ * without the docs. Each step finds its control by its visible name (as a person would) and moves
+ * between views with the Dashboard navigation (on a phone, through its Menu), at desktop and phone
+ * sizes: find a payout, approve it (in its row on a desktop, in its story on a phone), advance time,
+ * read and copy a webhook's payload and its signature (checked against the webhook secret),
+ * redeliver, set the webhook URL, send a test event. axe-core at the end: no critical or serious
+ * violation. The screenshots are the README's.
  */
 import { createHmac } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import type { Page } from "playwright-core";
 import { receivers } from "../helpers.js";
 import { axeViolations, merchantAt, openPage, SCREENSHOTS, SKIP_BROWSER, useBrowserSandbox, SIZES } from "./browser.js";
+import { LOAD, navigate, result, settled, signIn } from "./dashboard-driver.js";
 
 const ctx = useBrowserSandbox();
 const receiver = receivers();
@@ -19,15 +22,9 @@ const transfer = (reference: string, amount: number) => ({
 });
 const clipboard = (page: Page) => page.evaluate("navigator.clipboard.readText()") as Promise<string>;
 
-/** The section's result once it is no longer "Working…". */
-async function result(page: Page, section: string): Promise<{ text: string; error: boolean }> {
-  const slot = page.locator(`#${section}-result`);
-  await expect.poll(async () => (await slot.getAttribute("class")) ?? "").toMatch(/success|error/);
-  return { text: (await slot.textContent()) ?? "", error: ((await slot.getAttribute("class")) ?? "").includes("error") };
-}
-
 describe.skipIf(SKIP_BROWSER)("dashboard: the common tasks, by what the page shows", () => {
   for (const size of SIZES) {
+    const phone = size.name === "phone";
     it(`${size.name}: find and approve a payout, advance time, copy a payload and its signature, redeliver, set the webhook URL, send a test event`, async () => {
       const first = await receiver();
       const m = await merchantAt(ctx.sandbox.url, {
@@ -43,41 +40,61 @@ describe.skipIf(SKIP_BROWSER)("dashboard: the common tasks, by what the page sho
       const { webhook_secret } = (await m.api("GET", "/sandbox/v1/merchant")).data;
 
       const { page, violations, external } = await openPage(ctx, `${ctx.sandbox.url}/dashboard`, size.width, { height: size.height, clipboard: true });
-      await page.getByLabel("API key (X-Api-Key)").fill(m.keys["x-api-key"]);
-      await page.getByLabel("API secret (X-Api-Secret)").fill(m.keys["x-api-secret"]);
-      await page.getByRole("button", { name: "Sign in" }).click();
+      await signIn(page, m.keys);
+      await settled(page, "Home");
 
-      // 1. Find the payout: the Payouts section's search.
+      // 1. Find the payout: the Payouts view's search.
+      await navigate(page, phone, "Payouts");
+      expect(new URL(page.url()).pathname).toBe("/dashboard/payouts");
       const payouts = page.locator("#payouts");
-      await page.getByRole("navigation", { name: "Sections" }).getByRole("link", { name: "Payouts" }).click();
       await payouts.getByRole("searchbox").fill("supplier");
       await payouts.getByRole("searchbox").press("Enter");
-      await expect.poll(() => payouts.locator("tbody tr").count()).toBe(1);
+      await expect.poll(() => payouts.locator("tbody tr").count(), LOAD).toBe(1);
       const row = payouts.locator("[data-payout='supplier-nov']");
-      expect(await row.locator("[data-testid=payout-status]").textContent()).toBe("pending_approval");
+      expect(await row.locator("[data-testid=payout-status]").textContent()).toBe("pending approval");
 
-      // 2. Approve it.
-      await row.getByRole("button", { name: "Approve" }).click();
-      const approved = await result(page, "payouts");
-      expect(approved.error).toBe(false);
-      expect(approved.text).toMatch(/supplier-nov.*approved.*processing/);
+      // 2. Approve it: in its row on a desktop; on a phone in its story, opened from its reference.
+      const APPROVED = "Payout supplier-nov approved: it is now processing.";
+      const story = page.locator("#view-story");
+      if (phone) {
+        await row.getByRole("link", { name: "supplier-nov" }).click();
+        await expect.poll(() => new URL(page.url()).pathname).toBe("/dashboard/payouts/supplier-nov");
+        await settled(page, "Payout supplier-nov");
+        await story.getByRole("button", { name: "Approve" }).click();
+        expect(await result(page, "story")).toEqual({ error: false, text: APPROVED });
+        await expect.poll(() => story.locator("[data-testid=story-status]").textContent(), LOAD).toBe("processing");
+      } else {
+        await row.getByRole("button", { name: "Approve" }).click();
+        expect(await result(page, "payouts")).toEqual({ error: false, text: APPROVED });
+        await expect.poll(() => row.locator("[data-testid=payout-status]").textContent(), LOAD).toBe("processing");
+      }
 
-      // 3. Advance time: the payout settles and its webhook goes out.
-      await page.getByRole("navigation", { name: "Sections" }).getByRole("link", { name: "Wallet and clock" }).click();
+      // 3. Advance time on Home: the payout settles and its webhook goes out.
+      await navigate(page, phone, "Home");
       await page.getByRole("button", { name: "Advance 1 day" }).click();
       expect((await result(page, "overview")).text).toMatch(/^Clock advanced to 2026-11-23 09:00:00Z/);
-      await expect.poll(() => row.locator("[data-testid=payout-status]").textContent()).toBe("completed");
-      await expect.poll(() => first.received.filter((r) => r.body?.data?.reference === "supplier-nov").length).toBeGreaterThan(0);
+      await expect.poll(() => first.received.filter((r) => r.body?.data?.reference === "supplier-nov").length, LOAD).toBeGreaterThan(0);
+      if (phone) {
+        // Back: the story again, now completed.
+        await page.goBack();
+        await settled(page, "Payout supplier-nov");
+        await expect.poll(() => story.locator("[data-testid=story-status]").textContent(), LOAD).toBe("completed");
+      } else {
+        await navigate(page, phone, "Payouts");
+        await expect.poll(() => row.locator("[data-testid=payout-status]").textContent(), LOAD).toBe("completed");
+      }
 
       // 4. Read and copy the webhook's payload and its signature.
       const events = page.locator("#events");
-      await page.getByRole("navigation", { name: "Sections" }).getByRole("link", { name: "Events and webhook deliveries" }).click();
+      await navigate(page, phone, "Events and deliveries");
       const delivery = events.locator("[data-delivery-id]").filter({ hasText: "supplier-nov" }).first();
       await delivery.getByText("Request and response").click();
       await delivery.getByRole("button", { name: /^Copy payload/ }).click();
+      await expect.poll(() => clipboard(page)).toContain("supplier-nov");
       const payload = await clipboard(page);
       expect(JSON.parse(payload).data.reference).toBe("supplier-nov");
       await delivery.getByRole("button", { name: /^Copy signature/ }).click();
+      await expect.poll(() => clipboard(page)).not.toBe(payload);
       const signature = await clipboard(page);
       // What was copied is what the receiver got, and the signature verifies against those exact bytes.
       const got = first.received.find((r) => r.body?.data?.reference === "supplier-nov")!;
@@ -89,7 +106,7 @@ describe.skipIf(SKIP_BROWSER)("dashboard: the common tasks, by what the page sho
       const toEvent = delivery.getByRole("link", { name: /^Event / });
       const eventId = (await toEvent.getAttribute("aria-label"))!.replace(/^Event /, "");
       await toEvent.click();
-      await expect.poll(() => events.locator(`#event-${eventId}`).count()).toBe(1);
+      await expect.poll(() => events.locator(`#event-${eventId}`).count(), LOAD).toBe(1);
       const before = first.received.length;
       await events.locator(`#event-${eventId}`).getByRole("button", { name: "Redeliver" }).click();
       const redelivered = await result(page, "events");
@@ -97,11 +114,10 @@ describe.skipIf(SKIP_BROWSER)("dashboard: the common tasks, by what the page sho
       expect(redelivered.text).toMatch(/^Delivered .* HTTP 200/);
       await expect.poll(() => first.received.length).toBe(before + 1);
 
-      // 6. Set the webhook URL (Webhook Settings).
+      // 6. Set the webhook URL (Webhook settings).
       const second = await receiver();
-      await page.getByRole("navigation", { name: "Sections" }).getByRole("link", { name: "Webhook Settings" }).click();
-      const url = page.getByLabel("Webhook URL", { exact: false }).first();
-      await url.fill(second.url);
+      await navigate(page, phone, "Webhook settings");
+      await page.getByLabel("New webhook URL").fill(second.url);
       await page.getByRole("button", { name: "Save webhook URL" }).click();
       await expect.poll(async () => (await m.api("GET", "/sandbox/v1/merchant")).data.webhook_url).toBe(second.url);
 
@@ -114,7 +130,8 @@ describe.skipIf(SKIP_BROWSER)("dashboard: the common tasks, by what the page sho
 
       expect(await axeViolations(page)).toEqual([]);
       await page.screenshot({ path: `${SCREENSHOTS}/dashboard-common-tasks-${size.name}.png` });
-      await page.locator("#payouts").scrollIntoViewIfNeeded();
+      await navigate(page, phone, "Payouts");
+      expect(await axeViolations(page)).toEqual([]);
       await page.screenshot({ path: `${SCREENSHOTS}/dashboard-payouts-${size.name}.png` });
       expect(violations).toEqual([]);
       expect(external).toEqual([]);

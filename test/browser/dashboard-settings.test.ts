@@ -1,5 +1,5 @@
 /**
- * The dashboard's "API Keys" and "Webhook Settings" sections, at desktop and
+ * The dashboard's "API keys" and "Webhook settings" views, at desktop and
  * phone sizes: the key shown and the secrets masked until revealed, Copy puts them on the clipboard,
  * saving a webhook URL changes the merchant and says so where the focus goes, a refused URL is
  * explained beside the field and the typed text stays; no secret in any server-rendered HTML.
@@ -7,18 +7,19 @@
 import { describe, expect, it } from "vitest";
 import type { Page } from "playwright-core";
 import { axeViolations, merchantAt, openPage, SCREENSHOTS, SKIP_BROWSER, useBrowserSandbox, SIZES } from "./browser.js";
+import { focusedId as focused, navigate, settled } from "./dashboard-driver.js";
 
 const ctx = useBrowserSandbox();
 
-const focused = (page: Page) => page.evaluate("document.activeElement && document.activeElement.id") as Promise<string | null>;
 const clipboard = (page: Page) => page.evaluate("navigator.clipboard.readText()") as Promise<string>;
 
-describe.skipIf(SKIP_BROWSER)("dashboard API Keys and Webhook Settings", () => {
+describe.skipIf(SKIP_BROWSER)("dashboard API keys and Webhook settings", () => {
   for (const size of SIZES) {
+    const phone = size.name === "phone";
     it(`${size.name}: keys, reveal, copy, save a webhook URL, a refused URL kept with its error, no serious axe violation`, async () => {
       const m = await merchantAt(ctx.sandbox.url, { business_name: "Suya Spot" });
       const merchant = (await m.api("GET", "/sandbox/v1/merchant")).data;
-      const { page, violations, external } = await openPage(ctx, `${ctx.sandbox.url}/dashboard`, size.width, { height: size.height, clipboard: true });
+      const { page, violations, external } = await openPage(ctx, `${ctx.sandbox.url}/dashboard/api-keys`, size.width, { height: size.height, clipboard: true });
       const html: string[] = [];
       page.on("response", async (r) => {
         if ((r.headers()["content-type"] ?? "").includes("text/html")) html.push(await r.text().catch(() => ""));
@@ -26,8 +27,9 @@ describe.skipIf(SKIP_BROWSER)("dashboard API Keys and Webhook Settings", () => {
       await page.locator("#api-key").fill(m.keys["x-api-key"]);
       await page.locator("#api-secret").fill(m.keys["x-api-secret"]);
       await page.keyboard.press("Enter");
+      await settled(page, "API keys");
 
-      // API Keys: id and key shown, the secret masked until revealed, then hidden again.
+      // API keys: id and key shown, the secret masked until revealed, then hidden again.
       const keys = page.locator("#api-keys");
       await expect.poll(() => page.locator("#keys-merchant-id").textContent()).toBe(merchant.merchant_id);
       expect(await page.locator("#keys-api-key").textContent()).toBe(m.keys["x-api-key"]);
@@ -46,7 +48,8 @@ describe.skipIf(SKIP_BROWSER)("dashboard API Keys and Webhook Settings", () => {
       await keys.getByRole("button", { name: "Copy API key" }).click();
       await expect.poll(() => clipboard(page)).toBe(m.keys["x-api-key"]);
 
-      // Webhook Settings: the scheme, the secret masked, revealed and copied.
+      // Webhook settings (its own view): the scheme, the secret masked, revealed and copied.
+      await navigate(page, phone, "Webhook settings");
       const hooks = page.locator("#webhook-settings");
       await expect.poll(() => page.locator("#webhook-scheme").textContent()).toBe("HMAC-SHA256 of the raw body, hex encoded");
       expect(await page.locator("#webhook-secret").textContent()).not.toContain(merchant.webhook_secret);
@@ -83,7 +86,7 @@ describe.skipIf(SKIP_BROWSER)("dashboard API Keys and Webhook Settings", () => {
       expect(await input.getAttribute("aria-invalid")).toBeNull();
 
       expect(await axeViolations(page)).toEqual([]);
-      await page.locator("#api-keys").scrollIntoViewIfNeeded();
+      await navigate(page, phone, "API keys");
       await page.screenshot({ path: `${SCREENSHOTS}/dashboard-settings-${size.name}.png` });
       // The secrets reach the page only through the control API's JSON, never in HTML.
       for (const body of html) {
@@ -93,8 +96,10 @@ describe.skipIf(SKIP_BROWSER)("dashboard API Keys and Webhook Settings", () => {
       expect(violations).toEqual([]);
       expect(external).toEqual([]);
 
-      // Sign-out forgets them.
+      // Sign-out (on a phone, in the menu) forgets them.
+      if (phone) await page.getByRole("button", { name: "Menu" }).click();
       await page.getByRole("button", { name: "Sign out" }).click();
+      await expect.poll(() => page.getByRole("button", { name: "Sign in" }).isVisible()).toBe(true);
       expect(await page.locator("#keys-api-key").textContent()).toBe("");
       expect(await page.evaluate("document.getElementById('webhook-secret').textContent")).not.toContain(merchant.webhook_secret);
       await page.close();

@@ -1,7 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { DEMO_LOG } from "../../src/http/demo-examples.js";
 import { DEMO_KEYS, receivers } from "../helpers.js";
+import { storyHref } from "../../src/pages/dashboard-ui.js";
 import { axeViolations, merchantAt, openPage, SCREENSHOTS, SIZES, SKIP_BROWSER, useBrowserSandbox } from "./browser.js";
+import { LOAD, navigate, settled, signIn } from "./dashboard-driver.js";
 
 const ctx = useBrowserSandbox();
 const receiver = receivers();
@@ -43,7 +45,8 @@ describe.skipIf(SKIP_BROWSER)("hosted payment link page", () => {
     expect(await page.locator("#countdown").textContent()).toBe("30:00");
     await m.api("POST", "/sandbox/v1/clock/advance", { by: "30m" });
     await expect.poll(() => page.locator("#status").textContent(), { timeout: 10_000 }).toBe("Expired");
-    await expect.poll(() => page.locator("#countdown").textContent()).toBe("00:00");
+    await expect.poll(() => page.locator("#expired").isVisible()).toBe(true);
+    expect(await page.locator("#countdown").count()).toBe(0);
     expect(await page.getByRole("button", { name: "Simulate bank transfer" }).isDisabled()).toBe(true);
     await page.screenshot({ path: `${SCREENSHOTS}/checkout-expired.png`, fullPage: true });
     await page.close();
@@ -67,20 +70,28 @@ describe.skipIf(SKIP_BROWSER)("dashboard", () => {
       amount: 75_000, bank_code: "058", account_number: "0000000018", account_name: "EZE FUNMILAYO IBRAHIM", bank_name: "Guaranty Trust Bank", reference: "held-1",
     });
     const { page, external } = await openPage(ctx, `${ctx.sandbox.url}/dashboard`, 1200);
-    await page.getByLabel("API key (X-Api-Key)").fill(m.keys["x-api-key"]);
-    await page.getByLabel("API secret (X-Api-Secret)").fill(m.keys["x-api-secret"]);
-    await page.getByRole("button", { name: "Sign in" }).click();
-    const row = page.locator("[data-payout='held-1']");
-    await expect.poll(() => row.locator("[data-testid=payout-status]").textContent()).toBe("pending_approval");
+    await signIn(page, m.keys);
+    await settled(page, "Home");
     expect(await page.locator("[data-testid=balance]").textContent()).toBe("₦924,250.00");
+    await navigate(page, false, "Payouts");
+    const row = page.locator("[data-payout='held-1']");
+    await expect.poll(() => row.locator("[data-testid=payout-status]").textContent(), LOAD).toBe("pending approval");
 
     await row.getByRole("button", { name: "Approve" }).click();
-    await expect.poll(() => row.locator("[data-testid=payout-status]").textContent()).toBe("processing");
+    await expect.poll(() => row.locator("[data-testid=payout-status]").textContent(), LOAD).toBe("processing");
+    await navigate(page, false, "Home");
     await page.getByRole("button", { name: "Advance 1 min" }).click();
-    await expect.poll(() => row.locator("[data-testid=payout-status]").textContent()).toBe("completed");
-    await expect.poll(() => page.locator("[data-delivery='payout.completed']").first().textContent()).toContain("HTTP 200");
+    await expect.poll(() => r.received.some((r) => r.body.event === "payout.completed" && r.body.data.reference === "held-1"), LOAD).toBe(true);
+    await navigate(page, false, "Payouts");
+    await expect.poll(() => row.locator("[data-testid=payout-status]").textContent(), LOAD).toBe("completed");
+    await navigate(page, false, "Events and deliveries");
+    await expect.poll(() => page.locator("[data-delivery='payout.completed']").first().textContent(), LOAD).toContain("HTTP 200");
+    // Its story holds it all: completed, and the delivery with its answer.
+    await page.goto(`${ctx.sandbox.url}${storyHref("payout", "held-1")}`);
+    await settled(page, "Payout held-1");
+    expect(await page.locator("[data-testid=story-status]").textContent()).toBe("completed");
+    expect(await page.locator("[data-testid=story-delivery]").first().textContent()).toContain("HTTP 200");
     await page.screenshot({ path: `${SCREENSHOTS}/dashboard-payout-completed.png`, fullPage: true });
-    expect(r.received.some((r) => r.body.event === "payout.completed" && r.body.data.reference === "held-1")).toBe(true);
     // The keys live in this tab's sessionStorage only.
     expect(await page.evaluate("Object.keys(localStorage)")).toEqual([]);
     expect(await page.evaluate('sessionStorage.getItem("merchant-sandbox:credentials")')).toContain(m.keys["x-api-key"]);
@@ -90,15 +101,18 @@ describe.skipIf(SKIP_BROWSER)("dashboard", () => {
 
   it("opens green on the demo merchant, its sample activity tagged", async () => {
     const { page, violations, external } = await openPage(ctx, `${ctx.sandbox.url}/dashboard`, 1200);
-    await page.getByLabel("API key (X-Api-Key)").fill(DEMO_KEYS["x-api-key"]);
-    await page.getByLabel("API secret (X-Api-Secret)").fill(DEMO_KEYS["x-api-secret"]);
-    await page.getByRole("button", { name: "Sign in" }).click();
-    await expect.poll(() => page.locator("#checks [data-verdict]").getAttribute("data-verdict")).toBe("pass");
+    await signIn(page, DEMO_KEYS);
+    await settled(page, "Home");
+    await expect.poll(() => page.locator("#verdict [data-verdict]").getAttribute("data-verdict"), LOAD).toBe("pass");
     expect(await page.locator("[data-testid=sample-notice]").isVisible()).toBe(true);
-    await expect.poll(() => page.locator("#logs [data-testid=sample-tag]").count()).toBe(DEMO_LOG.length);
-    expect(await page.locator("#payouts [data-testid=sample-tag]").count()).toBe(2);
     await page.screenshot({ path: `${SCREENSHOTS}/dashboard-demo.png`, fullPage: true });
     expect(await axeViolations(page)).toEqual([]);
+    await navigate(page, false, "Integration checks");
+    expect(await page.locator("#checks [data-verdict]").getAttribute("data-verdict")).toBe("pass");
+    await navigate(page, false, "Request log");
+    await expect.poll(() => page.locator("#logs [data-testid=sample-tag]").count(), LOAD).toBe(DEMO_LOG.length);
+    await navigate(page, false, "Payouts");
+    expect(await page.locator("#payouts [data-testid=sample-tag]").count()).toBe(2);
     expect(violations).toEqual([]);
     expect(external).toEqual([]);
     await page.close();

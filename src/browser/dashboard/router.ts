@@ -103,6 +103,8 @@ export function startRouter(): void {
     if (me.button !== 0 || me.metaKey || me.ctrlKey || me.shiftKey || me.altKey || link.target === "_blank") return;
     const url = new URL(link.href, location.href);
     if (url.origin !== location.origin || !/^\/dashboard(\/|$)/.test(url.pathname) || url.pathname.startsWith("/dashboard/fragments")) return;
+    // A link within the shown page (the skip link) is the browser's: it moves the focus to its target.
+    if (url.hash && url.pathname === location.pathname && url.search === location.search) return;
     if (!resolve(url.pathname)) return;
     event.preventDefault();
     go(url.pathname + url.search);
