@@ -31,7 +31,7 @@ function QueryLink(props: { prefix: string; set: Record<string, string>; focus: 
 }
 
 /** Where a delivery went, as a reader names it: the built-in capture, or the URL. */
-export const deliveryDestination = (url: string): Child => (url === CAPTURE_URL ? "the built-in capture" : <span class="mono">{url}</span>);
+export const deliveryDestination = (url: string): Child => (url === CAPTURE_URL ? "the built-in capture" : <span class="mono wrap-anywhere">{url}</span>);
 
 /** Where the merchant's new deliveries go (each delivery below says where it went). */
 function NewDeliveries({ target }: { target: string | null }) {

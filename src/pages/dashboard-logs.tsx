@@ -88,7 +88,7 @@ export function RequestLogList({ tenant, query }: { tenant: Tenant; query: URLSe
               <td data-label="#">{r.seq}</td>
               <td data-label="Time">{when(r.at)}</td>
               <td data-label="Method">{r.method}</td>
-              <td data-label="Path" class="mono">{r.query ? `${r.path}?${r.query}` : r.path}<SampleTag on={r.sample} /></td>
+              <td data-label="Path" class="mono wrap-anywhere">{r.query ? `${r.path}?${r.query}` : r.path}<SampleTag on={r.sample} /></td>
               <td data-label="Status"><StatusChip status={r.status} testid="request-status" /></td>
               <td data-label="Error code" class="mono">{r.error_code ?? ""}</td>
               <td data-label="Latency">{r.latency_ms} ms</td>
@@ -147,7 +147,7 @@ export function RequestDetail({ tenant, seq }: { tenant: Tenant; seq: number }) 
         {Object.entries(r.request_headers).map(([name, value]) => (
           <tr>
             <td data-label="Header" class="mono">{name}</td>
-            <td data-label="Value" class="mono" data-header={name}>{value}</td>
+            <td data-label="Value" class="mono wrap-anywhere" data-header={name}>{value}</td>
           </tr>
         ))}
       </Table>
@@ -163,7 +163,7 @@ export function RequestDetail({ tenant, seq }: { tenant: Tenant; seq: number }) 
               <td data-label="Id" class="mono">
                 <a href={objectHref(tenant.state, o)}>{o.id}</a>
               </td>
-              <td data-label="Read it with" class="mono">{o.url ? `GET ${o.url}` : "—"}</td>
+              <td data-label="Read it with" class="mono wrap-anywhere">{o.url ? `GET ${o.url}` : "—"}</td>
               <td data-label="Now">
                 {record === null ? (
                   <span class="muted">gone (the merchant was reset)</span>

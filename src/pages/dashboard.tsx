@@ -30,11 +30,12 @@ interface Shown {
   story?: { kind: StoryKind; id: string; list: View };
 }
 
-function SectionCard(props: { s: Section; query?: string }) {
+/** `alone`: the view's only section, whose title would repeat the view's: read by screen readers, not shown. */
+function SectionCard(props: { s: Section; query?: string; alone?: boolean }) {
   const { s } = props;
   return (
     <section class={s.bare ? "card bare" : "card"} id={s.id} aria-labelledby={s.bare ? undefined : `${s.id}-heading`} aria-label={s.bare ? s.title : undefined}>
-      {s.bare ? null : <h2 id={`${s.id}-heading`} tabindex={-1}>{s.title}</h2>}
+      {s.bare ? null : <h2 id={`${s.id}-heading`} tabindex={-1} class={props.alone ? "sr-only" : undefined}>{s.title}</h2>}
       {s.render ? <div data-section={s.id} data-query={props.query}>Loading…</div> : s.body}
       {/* Outside the refreshed fragment, so the result of an action outlives the refresh it causes. */}
       <div class="action-result" id={`${s.id}-result`} role="status" aria-live="polite" tabindex={-1}></div>
@@ -60,7 +61,7 @@ function ViewPanel(props: { view: View; shown: Shown }) {
         {view.intro ? <p class="muted">{view.intro}</p> : null}
       </header>
       {view.sections.map((s) => (
-        <SectionCard s={s} query={view === STORY_VIEW && story ? new URLSearchParams({ kind: story.kind, id: story.id }).toString() : undefined} />
+        <SectionCard s={s} alone={view.sections.length === 1} query={view === STORY_VIEW && story ? new URLSearchParams({ kind: story.kind, id: story.id }).toString() : undefined} />
       ))}
     </section>
   );

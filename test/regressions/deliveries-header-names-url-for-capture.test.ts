@@ -29,7 +29,7 @@ describe("webhook deliveries say where each went", () => {
     const [toReceiver, toCapture] = c.tenant.state.deliveries.filter((d) => d.event_type === "payout.completed").reverse();
     expect(toCapture!.url).toBe(CAPTURE_URL);
     expect(text(deliveryRow(html, toCapture!.id))).toContain("the built-in capture");
-    expect(deliveryRow(html, toReceiver!.id)).toContain(`<span class="mono">${r.url}</span>`);
+    expect(deliveryRow(html, toReceiver!.id)).toContain(`<span class="mono wrap-anywhere">${r.url}</span>`);
     expect(text(html)).toContain(`New deliveries go to ${r.url}`);
     expect(text(html)).not.toContain("Delivered to");
     expect(deliveryRow(html, toReceiver!.id)).toContain('<span class="chip ok">delivered</span>');
