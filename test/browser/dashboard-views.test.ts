@@ -167,6 +167,10 @@ describe.skipIf(SKIP_BROWSER)("dashboard views", () => {
     await page.getByRole("button", { name: "Switch merchant" }).click();
     await page.getByRole("button", { name: `Switch to ${demoName}` }).click();
     await expect.poll(() => page.locator("[data-testid=merchant-name]").textContent(), LOAD).toBe(demoName);
+    // Signing out by hand forgets every merchant the tab knew: no secret stays in the tab.
+    await page.getByRole("button", { name: "Sign out" }).click();
+    expect(await page.locator("#signin-recent button").count()).toBe(0);
+    expect(await page.evaluate("Object.keys(sessionStorage).length")).toBe(0);
     await page.close();
   });
 });

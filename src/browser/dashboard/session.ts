@@ -54,10 +54,14 @@ export function forget(apiKey: string): void {
   sessionStorage.setItem(KNOWN, JSON.stringify(knownMerchants().filter((k) => k.apiKey !== apiKey)));
 }
 
-/** Ends the session; `message` says why (shown on the sign-in form). */
+/**
+ * Ends the session; `message` says why (shown on the sign-in form). Keys the sandbox refused are
+ * forgotten; signing out by hand forgets every merchant this tab knew, so no secret stays behind.
+ */
 export function signOut(message = ""): void {
   const c = creds();
-  if (c && message) forget(c.apiKey);
+  if (!message) sessionStorage.removeItem(KNOWN);
+  else if (c) forget(c.apiKey);
   sessionStorage.removeItem(KEY);
   document.dispatchEvent(new CustomEvent("dashboard:signout", { detail: { message } }));
 }
