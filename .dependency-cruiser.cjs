@@ -3,6 +3,7 @@
  * `npm test`, so of .ci/run) fails on any import these rules forbid. The layers, top to bottom:
  *
  *   main.ts, cli/, index.ts, testing.ts, server.ts, app.ts, runtime.ts   entry points and wiring
+ *   persistence/                                 the stores of tenants over store/ (`--data`); only the entry points import it
  *   api/, sandbox/, pages/                       the three surfaces; none imports another
  *   http/                                        the request pipeline and the one error envelope
  *   doctor/, webhooks/, scenarios/, store/       I/O and loaders (doctor/: the webhook doctor, over webhooks/)
@@ -54,6 +55,20 @@ module.exports = {
       comment: "Persistence reads and writes domain documents; it knows nothing of tenants or HTTP.",
       from: { path: layer("store") },
       to: { path: "^src/", pathNot: layer("store", "domain") },
+    },
+    {
+      name: "persistence-below-entry",
+      severity: "error",
+      comment: "A tenant store keeps tenants in a store: it runs the engine over store/ and the domain, and knows nothing of HTTP.",
+      from: { path: layer("persistence") },
+      to: { path: "^src/", pathNot: layer("persistence", "store", "engine", "domain") },
+    },
+    {
+      name: "only-entry-imports-persistence",
+      severity: "error",
+      comment: "The entry points choose the store; everything else sees the engine's TenantStore interface alone.",
+      from: { path: "^src/", pathNot: `${ENTRY}|${layer("persistence")}` },
+      to: { path: layer("persistence") },
     },
     {
       name: "webhooks-below-http",

@@ -7,7 +7,6 @@
 import { OpenAPIHono } from "@hono/zod-openapi";
 import { DoctorDesk } from "./doctor/desk.js";
 import type { Registry } from "./engine/registry.js";
-import type { Tenant } from "./engine/tenant.js";
 import { bodyLimits } from "./http/body-limit.js";
 import { controlAuth, type OpenQuotas } from "./http/control-auth.js";
 import type { Deps } from "./http/deps.js";
@@ -33,12 +32,8 @@ export interface AppOptions {
   publicUrl?: string;
   /** Largest accepted request body in bytes. */
   bodyLimitBytes?: number;
-  /** Clock driver and webhook dispatcher; the server stops it on close. */
+  /** Clock driver, webhook dispatcher and the store every change is kept in (default: memory); the server stops it on close. */
   runtime?: Runtime;
-  /** With `--data`: saves a merchant; a mutating response is sent only once this has resolved. */
-  persist?: (tenant: Tenant) => Promise<void>;
-  /** With `--data`: the store, for /health and for deleting a merchant's file. */
-  store?: { health(): { ok: boolean }; remove(merchantId: string): Promise<void> };
   /** Shared mode: private webhook targets refused, /health without counts. */
   shared?: boolean;
   /** Anonymous work per client IP per minute (0 = no quota). */
@@ -50,23 +45,23 @@ export interface AppOptions {
 }
 
 export function createApp(options: AppOptions) {
-  const { registry, trustProxy = false, publicUrl, shared = false, persist, store } = options;
-  const { driver, dispatcher, signal: stopping } = options.runtime ?? createRuntime();
+  const { registry, trustProxy = false, publicUrl, shared = false } = options;
+  const { driver, dispatcher, store, signal: stopping } = options.runtime ?? createRuntime();
   const app = new OpenAPIHono<AppEnv>({ defaultHook: validationHook as never, router: new MemoRouter() });
   const operationOf = operationLookup(() => app.openAPIRegistry.definitions);
-  const commit = commits(registry, driver, dispatcher, persist);
+  const commit = commits(registry, driver, dispatcher, store);
   const tryItKeys = () => {
     const demo = options.tryItMerchant ? registry.get(options.tryItMerchant) : undefined;
     return demo && { apiKey: demo.config.api_key, apiSecret: demo.config.api_secret };
   };
-  const deps: Deps = { registry, driver, dispatcher, doctor: new DoctorDesk(registry.wall), publicUrl, trustProxy, shared, persist, store, afterChange: commit.afterChange, tryItKeys };
+  const deps: Deps = { registry, driver, dispatcher, doctor: new DoctorDesk(registry.wall), publicUrl, trustProxy, shared, store, commits: commit, tryItKeys };
 
   app.use("*", responseHeaders()); // request id, nosniff and a deny-all CSP; pages set their own CSP
   // Outermost for the API: the log sees the final answer, the whole latency and the body limit's refusals.
   app.use("/api/v1/*", logRequests({ registry, trustProxy, operationOf }));
   app.use("*", bodyLimits(options));
-  app.use("/sandbox/v1/*", jsonBodies(OTHER_BODIES), controlAuth(registry, trustProxy, options.quotas), clockSync(driver, commit));
-  app.use("/api/v1/*", apiPipeline({ registry, trustProxy, driver, commits: commit, operationOf, stopping }));
+  app.use("/sandbox/v1/*", jsonBodies(OTHER_BODIES), controlAuth(registry, trustProxy, options.quotas), clockSync(driver, store, commit));
+  app.use("/api/v1/*", apiPipeline({ registry, trustProxy, driver, store, commits: commit, operationOf, stopping }));
   for (const [path, routes] of MOUNTS) app.route(path, routes(deps));
   app.get("/favicon.ico", (c) => c.body(null, 204));
   app.get("/health", health(deps));

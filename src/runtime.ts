@@ -1,5 +1,5 @@
-/** The background machinery of one sandbox: the clock driver and the webhook dispatcher, wired together. */
-import type { Tenant } from "./engine/tenant.js";
+/** The background machinery of one sandbox: the clock driver and the webhook dispatcher, wired together over its store. */
+import { keepInBackground, MemoryTenantStore, type TenantStore } from "./engine/tenant-store.js";
 import { WebhookDispatcher } from "./webhooks/dispatcher.js";
 import { createTransport, type Transport } from "./webhooks/transport.js";
 import { ClockDriver } from "./engine/clock-driver.js";
@@ -7,6 +7,8 @@ import { ClockDriver } from "./engine/clock-driver.js";
 export interface Runtime {
   driver: ClockDriver;
   dispatcher: WebhookDispatcher;
+  /** Where every change is kept: the app commits through it, as the driver and the dispatcher do. */
+  store: TenantStore;
   /** Aborted by `stop`: answers held back on purpose (slow responses) are cut instead of waited for. */
   signal: AbortSignal;
   /** Disarms every realtime wake-up and ends every webhook request in flight (shutdown, teardown). */
@@ -17,22 +19,21 @@ export interface RuntimeOptions {
   /** Shared mode: webhook requests to loopback and private addresses are refused. */
   shared?: boolean;
   transport?: Transport;
-  /** Saves a merchant after a change made outside a request (persistence); errors are logged. */
-  persist?: (tenant: Tenant) => Promise<void>;
+  /** Where changes are kept (default: memory). */
+  store?: TenantStore;
 }
 
 export function createRuntime(options: RuntimeOptions = {}): Runtime {
-  const save = options.persist
-    ? (t: Tenant) => void options.persist!(t).catch((err: unknown) => console.error(`[merchant-sandbox] merchant ${t.id}: saving failed:`, err))
-    : undefined;
+  const store = options.store ?? new MemoryTenantStore();
   const transport = options.transport ?? createTransport({ blockPrivate: options.shared ?? false });
   // Attempts finishing outside a request schedule retries; realtime merchants must wake up for them.
-  const dispatcher: WebhookDispatcher = new WebhookDispatcher({ transport, onTimersChanged: (t) => driver.arm(t), onStateChanged: save });
-  const driver = new ClockDriver(dispatcher, options.persist);
+  const dispatcher: WebhookDispatcher = new WebhookDispatcher({ transport, onTimersChanged: (t) => driver.arm(t), onStateChanged: keepInBackground(store) });
+  const driver = new ClockDriver(dispatcher, store);
   const stopping = new AbortController();
   return {
     driver,
     dispatcher,
+    store,
     signal: stopping.signal,
     stop: () => {
       driver.stop();

@@ -10,15 +10,16 @@ import { createApp, type App } from "./app.js";
 import { connectionsPerIpOf, quotasOf, type Settings } from "./config.js";
 import { DEFAULT_CONNECTION_LIMITS, guardedServer, type ConnectionLimits } from "./http/connection-limits.js";
 import { listenError } from "./listen-error.js";
-import { createRuntime, type Runtime } from "./runtime.js";
+import { createRuntime } from "./runtime.js";
 import { loadScenario, parseScenario, readScenarioText } from "./scenarios/load.js";
 import { pick, substitute } from "./scenarios/match.js";
-import { FileStore, type FileStoreOptions, type StoreIO } from "./store/file-store.js";
+import type { FileStore } from "./store/file-store.js";
 import { loadCatalog, loadDemoMerchants, type FixtureMerchant } from "./store/fixtures.js";
 import { Registry } from "./engine/registry.js";
 import { MB } from "./engine/log-budget.js";
-import type { Snapshot } from "./domain/snapshot.js";
-import { liveOf, snapshotOf, type Tenant } from "./engine/tenant.js";
+import type { Tenant } from "./engine/tenant.js";
+import { keepInBackground, MemoryTenantStore, type TenantStore } from "./engine/tenant-store.js";
+import { FileTenantStore } from "./persistence/file-tenant-store.js";
 
 export interface RunningSandbox {
   url: string;
@@ -112,29 +113,23 @@ export async function startServer(settings: Settings, options: StartOptions = {}
     requestLogSize: settings.request_log,
     logBudgetBytes: settings.log_budget_mb * MB,
   });
-  const data = settings.data ? openDataStore(settings.data, registry, { sync: settings.data_sync ?? "os" }) : undefined;
-  const store = data?.store;
-  const restored = store ? await store.loadAll() : [];
-  for (const snapshot of restored) {
-    const tenant = registry.restore(snapshot);
-    store!.adopt(tenant.id, () => liveOf(tenant));
-  }
+  const data = settings.data ? new FileTenantStore(settings.data, registry, { sync: settings.data_sync ?? "os" }) : undefined;
+  const store: TenantStore = data ?? new MemoryTenantStore();
+  const restored = data ? await data.restore() : [];
 
   const demo = loadDemoMerchants(settings.fixtures);
   const created = addDemoMerchants(registry, demo);
   const scenarioMerchants = settings.scenario.flatMap((file) => scenarioMerchantsOf(registry, file));
-  const persist = store ? (t: Tenant) => store.persist(t.id, () => snapshotOf(t), () => liveOf(t)) : undefined;
   // Deliveries the log budget cuts are saved state: written like any change made outside a request.
-  if (persist) registry.onDeliveriesCut = (t) => void persist(t).catch((err: unknown) => console.error(`[merchant-sandbox] merchant ${t.id}: saving failed:`, err));
-  if (persist) await Promise.all([...created, ...scenarioMerchants.filter((s) => !s.restored).map((s) => s.tenant)].map(persist));
+  const keep = keepInBackground(store);
+  if (keep) registry.onDeliveriesCut = keep;
+  await store.created([...created, ...scenarioMerchants.filter((s) => !s.restored).map((s) => s.tenant)]);
 
-  const runtime = createRuntime({ persist, shared: settings.shared });
-  data?.attach(runtime);
+  const runtime = createRuntime({ store, shared: settings.shared });
+  data?.attach(runtime.driver);
   const app = createApp({
     registry,
     runtime,
-    persist,
-    store,
     trustProxy: settings.trust_proxy,
     publicUrl: settings.public_url,
     shared: settings.shared,
@@ -165,7 +160,7 @@ export async function startServer(settings: Settings, options: StartOptions = {}
     demo,
     scenarioMerchants,
     restored: restored.length,
-    store,
+    store: data?.files,
     close: async () => {
       runtime.stop(); // wake-ups disarmed; webhook requests in flight end now, and their advances with them
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
@@ -173,32 +168,9 @@ export async function startServer(settings: Settings, options: StartOptions = {}
       const cut = setTimeout(() => (server as { closeAllConnections?: () => void }).closeAllConnections?.(), STOP_GRACE_MS);
       await closed;
       clearTimeout(cut);
-      await store?.close(); // writes land, journals fold into their snapshots
+      await store.close(); // writes land, journals fold into their snapshots
     },
   };
-}
-
-/**
- * The `--data` store of a registry. A failed save is undone: the merchant goes back to its last good
- * file (its realtime wake-up re-armed), or out of the registry if it never had one. `attach` gives it
- * the runtime once that exists (the runtime saves through the store).
- */
-export function openDataStore(dir: string, registry: Registry, io?: StoreIO | Omit<FileStoreOptions, "revert">) {
-  let runtime: Runtime | undefined;
-  const revert = (merchantId: string, saved: Snapshot | null) => {
-    const t = registry.get(merchantId);
-    if (!t) return;
-    if (saved) {
-      registry.reload(t, saved);
-      runtime?.driver.arm(t);
-    } else {
-      registry.remove(t);
-      runtime?.driver.stop(t);
-    }
-  };
-  // An io alone (tests) or store options.
-  const options = io && "write" in io ? { io } : (io ?? {});
-  return { store: new FileStore(dir, { ...options, revert }), attach: (r: Runtime) => void (runtime = r) };
 }
 
 /**

@@ -13,13 +13,14 @@
  * time, instead of one after another.
  *
  * Webhooks go out only for changes that were saved: the events an instant's transitions emit are
- * delivered after `commit` (the --data save) has landed. A failed save ends the advance with it.
+ * delivered after the store has kept the change (the --data save). A failed save ends the advance with it.
  */
 import { performance } from "node:perf_hooks";
 import { recordIncident } from "../domain/incidents.js";
 import type { Timer } from "../domain/records.js";
 import { fireTimer, isDomainTimer } from "../domain/timer-dispatch.js";
 import { canFire, nextTimer, popDue } from "../domain/timers.js";
+import { DONE, MemoryTenantStore, type TenantStore } from "./tenant-store.js";
 import { contextOf, type Tenant } from "./tenant.js";
 
 /**
@@ -67,8 +68,8 @@ export class ClockDriver {
 
   constructor(
     private readonly dispatcher?: Deliveries,
-    /** Makes the merchant's changes durable (with --data; resolves at once in memory); rejects when it cannot. */
-    private readonly commit: (tenant: Tenant) => Promise<void> = async () => undefined,
+    /** Keeps the merchant's changes (with --data; at once in memory); rejects when it cannot. */
+    private readonly store: TenantStore = new MemoryTenantStore(),
   ) {}
 
   /**
@@ -188,7 +189,7 @@ export class ClockDriver {
    * them, then starts the webhooks they emitted. Rejects, delivering nothing, when the save fails.
    */
   async commitAndDeliver(tenant: Tenant): Promise<void> {
-    await this.commit(tenant);
+    await this.store.change(tenant, DONE);
     void this.dispatcher?.drain(tenant);
   }
 
@@ -225,7 +226,7 @@ export class ClockDriver {
         // The instant is over: save what it changed, then deliver what that emitted, then let its
         // attempts finish (they may schedule timers due before `next`, or before the target).
         if (tenant.state.outbox.length > 0 && this.dispatcher) {
-          await this.commit(tenant);
+          await this.store.change(tenant, DONE);
           track(this.dispatcher.drain(tenant));
         }
         if (attempts.size > 0) {

@@ -2,8 +2,9 @@
 import type { DoctorDesk } from "../doctor/desk.js";
 import type { ClockDriver } from "../engine/clock-driver.js";
 import type { Registry } from "../engine/registry.js";
-import type { Tenant } from "../engine/tenant.js";
+import type { TenantStore } from "../engine/tenant-store.js";
 import type { WebhookDispatcher } from "../webhooks/dispatcher.js";
+import type { Commits } from "./pipeline.js";
 
 export interface Deps {
   registry: Registry;
@@ -16,12 +17,10 @@ export interface Deps {
   trustProxy: boolean;
   /** Shared mode: private webhook targets refused, fixed scenario keys refused, /health without counts. */
   shared: boolean;
-  /** With `--data`: saves a merchant; a mutating response is sent only once this has resolved. */
-  persist?: (tenant: Tenant) => Promise<void>;
-  /** With `--data`: the store, for /health and for deleting a merchant's file. */
-  store?: { health(): { ok: boolean }; remove(merchantId: string): Promise<void> };
-  /** After a change made outside the merchant pipeline (scenario loads, page actions): save, deliver, re-arm. */
-  afterChange(tenant: Tenant): Promise<void>;
+  /** Where changes are kept: memory, or the `--data` folder (its health is /health's). */
+  store: TenantStore;
+  /** Changes made outside the merchant pipeline (scenario loads, page actions): kept, then delivered and re-armed. */
+  commits: Commits;
   /** The keys /docs pre-fills for "try it" (the demo merchant's), while it exists. */
   tryItKeys(): { apiKey: string; apiSecret: string } | undefined;
 }

@@ -8,7 +8,7 @@ import type { Deps } from "./deps.js";
 export const health =
   ({ registry, store, shared }: Deps): Handler =>
   (c) => {
-    const status = store?.health() ?? { ok: true };
+    const status = store.health();
     const counts = shared ? {} : { merchants: registry.size };
     if (status.ok) return c.json({ success: true, status: "ok", ...counts });
     return c.json({ success: false, status: "store_failing", store: status, ...counts }, 503);

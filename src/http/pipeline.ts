@@ -3,9 +3,10 @@
  * saved first (with --data; a failed save undoes it and answers 503), then its webhooks start (never
  * waited for), then the next wake-up is armed: no receiver hears of a change the sandbox could not keep.
  */
-import type { Context, MiddlewareHandler } from "hono";
+import type { Context, MiddlewareHandler, Next } from "hono";
 import type { ClockDriver } from "../engine/clock-driver.js";
 import type { Registry } from "../engine/registry.js";
+import { DONE, type TenantStore } from "../engine/tenant-store.js";
 import type { Tenant } from "../engine/tenant.js";
 import type { WebhookDispatcher } from "../webhooks/dispatcher.js";
 import { authenticate } from "./auth.js";
@@ -16,36 +17,64 @@ import { markRequest } from "./request-log.js";
 import { applyResponseFault, decideResponseFault, type OperationOf } from "./response-faults.js";
 
 export interface Commits {
-  /** After a change made outside the merchant pipeline (scenario loads, page actions). */
-  afterChange(tenant: Tenant): Promise<void>;
-  /** After a request: a promise only when there is something to wait for (a write, or a read that changed state). */
-  afterRequest(c: Context<AppEnv>, tenant: Tenant | undefined): Promise<void> | undefined;
+  /** Runs `work` on the merchant as one change, kept before it resolves; then its webhooks start and its wake-up is re-armed. */
+  change<T>(tenant: Tenant, work: () => T | Promise<T>): Promise<T>;
+  /** New merchants (a scenario load), kept; each one's webhooks and wake-up start once it is. */
+  created(tenants: Tenant[]): Promise<void>;
+  /** After a request's change was kept: its webhooks start, its wake-up is re-armed (unless it was just deleted). */
+  afterWrite(tenant: Tenant): void;
+  /** After a read: a promise only when there is something to wait for (a read that changed state). */
+  afterRead(c: Context<AppEnv>, tenant: Tenant): Promise<void> | undefined;
 }
 
-export function commits(registry: Registry, driver: ClockDriver, dispatcher: WebhookDispatcher, persist?: (t: Tenant) => Promise<void>): Commits {
-  const afterChange = async (t: Tenant) => {
-    await persist?.(t);
+/** GET and HEAD run outside a change; a handler of one that changes state anyway says so with `stateChanged`. */
+const reads = (c: Context<AppEnv>) => c.req.method === "GET" || c.req.method === "HEAD";
+
+export function commits(registry: Registry, driver: ClockDriver, dispatcher: WebhookDispatcher, store: TenantStore): Commits {
+  const afterCommit = (t: Tenant) => {
     void dispatcher.drain(t);
     driver.arm(t);
   };
-  const afterRequest = (c: Context<AppEnv>, tenant: Tenant | undefined): Promise<void> | undefined => {
-    if (!tenant || registry.get(tenant.id) !== tenant) return undefined; // no tenant, or it was just deleted
-    if ((c.req.method !== "GET" && c.req.method !== "HEAD") || c.get("stateChanged")) return afterChange(tenant);
+  const live = (t: Tenant) => registry.get(t.id) === t; // not deleted while the request ran
+  const change = async <T>(t: Tenant, work: () => T | Promise<T>): Promise<T> => {
+    const result = await store.change(t, work);
+    afterCommit(t);
+    return result;
+  };
+  const created = async (tenants: Tenant[]) => {
+    await Promise.all(tenants.map((t) => store.created([t]).then(() => afterCommit(t))));
+  };
+  const afterWrite = (t: Tenant) => {
+    if (live(t)) afterCommit(t);
+  };
+  const afterRead = (c: Context<AppEnv>, t: Tenant): Promise<void> | undefined => {
+    if (!live(t)) return undefined;
+    if (c.get("stateChanged")) return change(t, DONE);
     // A read whose catch-up emitted events: save and deliver them without holding up the reply.
-    if (tenant.state.outbox.length > 0) void driver.commitAndDeliver(tenant).catch(() => undefined); // a failed save is logged and undone by the store
-    driver.arm(tenant);
+    if (t.state.outbox.length > 0) void driver.commitAndDeliver(t).catch(() => undefined); // a failed save is logged and undone by the store
+    driver.arm(t);
     return undefined;
   };
-  return { afterChange, afterRequest };
+  return { change, created, afterWrite, afterRead };
 }
 
-/** Control routes: a realtime merchant first catches up on timers already due; its change is then committed. */
-export function clockSync(driver: ClockDriver, { afterRequest }: Commits): MiddlewareHandler<AppEnv> {
+/** Control routes: a realtime merchant first catches up on timers already due, inside the request's change. */
+export function clockSync(driver: ClockDriver, store: TenantStore, { afterWrite, afterRead }: Commits): MiddlewareHandler<AppEnv> {
   return async function clockSync(c, next) {
     const tenant = c.get("tenant");
-    if (tenant) await driver.catchUp(tenant);
-    await next();
-    await afterRequest(c, tenant);
+    if (!tenant) return next();
+    const work = async () => {
+      await driver.catchUp(tenant);
+      await next();
+    };
+    if (!reads(c)) {
+      await store.change(tenant, work);
+      return afterWrite(tenant);
+    }
+    const freshening = store.fresh(tenant);
+    if (freshening) await freshening;
+    await work();
+    await afterRead(c, tenant);
   };
 }
 
@@ -53,6 +82,7 @@ export interface PipelineOptions {
   registry: Registry;
   trustProxy: boolean;
   driver: ClockDriver;
+  store: TenantStore;
   commits: Commits;
   operationOf: OperationOf;
   /** Aborted on shutdown: answers held back on purpose are cut instead of waited for. */
@@ -63,29 +93,44 @@ export interface PipelineOptions {
  * JSON body -> auth -> catch-up -> handler -> fault decision -> commit -> fault applied. One frame, not
  * six (bench/FAST-PATH.md). A stage's error is answered where it happens and the stages around it still
  * run: an answer is held back, cut or replaced only once its change is saved, and what happens to a
- * money-moving answer is decided with the change, so the rule's use is saved too.
+ * money-moving answer is decided with the change, so the rule's use is saved too. A read runs its
+ * stages inline, outside any change: the path most requests take allocates nothing for the store.
  */
 export function apiPipeline(o: PipelineOptions): MiddlewareHandler<AppEnv> {
-  const { driver, operationOf, stopping } = o;
-  const { afterRequest } = o.commits;
+  const { driver, store, operationOf, stopping } = o;
+  const { afterWrite, afterRead } = o.commits;
   const auth = { registry: o.registry, trustProxy: o.trustProxy, accountRules: true };
+  /** A write's stages, run as its change. */
+  const write = async (c: Context<AppEnv>, next: Next, tenant: Tenant) => {
+    if (driver.due(tenant)) await driver.catchUp(tenant);
+    const marked = markRequest(c);
+    await next();
+    marked?.();
+    try {
+      decideResponseFault(c, operationOf);
+    } catch (err) {
+      await answerError(c, err);
+    }
+  };
   return async function apiPipeline(c, next) {
     const reading = checkJsonBody(c);
     if (reading) await reading;
     authenticate(c, auth);
     const tenant = c.get("tenant");
     try {
-      if (driver.due(tenant)) await driver.catchUp(tenant);
-      const marked = markRequest(c);
-      await next();
-      marked?.();
-      try {
-        decideResponseFault(c, operationOf);
-      } catch (err) {
-        await answerError(c, err);
+      if (reads(c)) {
+        const freshening = store.fresh(tenant);
+        if (freshening) await freshening;
+        if (driver.due(tenant)) await driver.catchUp(tenant);
+        const marked = markRequest(c);
+        await next();
+        marked?.(); // no fault decision: only a POST's answer is ever faulted
+        const saving = afterRead(c, tenant);
+        if (saving) await saving;
+      } else {
+        await store.change(tenant, () => write(c, next, tenant));
+        afterWrite(tenant);
       }
-      const saving = afterRequest(c, tenant);
-      if (saving) await saving;
     } catch (err) {
       await answerError(c, err);
     }

@@ -18,7 +18,7 @@ import { LinkNotFoundPage, LinkPage, LinkStateFragment, type LinkPageData } from
 
 const SimulateBody = z.object({ amount: amountSchema({ min: 0.01, max: 1e10 }).optional() });
 
-type PageDeps = Pick<Deps, "registry" | "driver" | "afterChange">;
+type PageDeps = Pick<Deps, "registry" | "driver" | "commits">;
 
 /** The page follows redirect_url after payment: only to an http(s) page, whatever the state holds. */
 function webUrl(url: string | null): string | null {
@@ -68,7 +68,10 @@ export function checkoutPages(deps: Deps) {
   // References are unique sandbox-wide, so the registry's index names the one merchant (no scan).
   const lookup = async (c: Context) => {
     const found = deps.registry.findCheckout(c.req.param("reference") ?? "");
-    if (found) await deps.driver.catchUpForRead(found.tenant);
+    if (!found) return undefined;
+    const freshening = deps.store.fresh(found.tenant);
+    if (freshening) await freshening;
+    await deps.driver.catchUpForRead(found.tenant);
     return found;
   };
   const page = (variant: "branded" | "processor") => async (c: Context) => {
@@ -160,8 +163,7 @@ function simulateRoute(deps: PageDeps, lookup: (c: Context) => Promise<{ tenant:
     if (!found) throw new DomainError("NOT_FOUND", "No such payment link.");
     const { tenant, checkout } = found;
     const amount = c.req.valid("json").amount;
-    payCheckout(contextOf(tenant), tenant.state, checkout.reference, amount === undefined ? undefined : toMinor(amount));
-    await deps.afterChange(tenant);
+    await deps.commits.change(tenant, () => payCheckout(contextOf(tenant), tenant.state, checkout.reference, amount === undefined ? undefined : toMinor(amount)));
     return c.json({ success: true as const, data: publicView(tenant, checkout) }, 200);
   });
 }

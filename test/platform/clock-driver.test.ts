@@ -6,6 +6,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { MAX_CLOCK, MAX_DELAY_SECONDS } from "../../src/domain/bounds.js";
 import { MAX_TIMEOUT_MS, RETRY_AFTER_FAILURE_MS, wakeUpDelay } from "../../src/engine/clock-driver.js";
 import { snapshotOf, type Tenant } from "../../src/engine/tenant.js";
+import { DONE, MemoryTenantStore } from "../../src/engine/tenant-store.js";
 import { createRuntime, type Runtime } from "../../src/runtime.js";
 import { harness, type Merchant } from "../helpers.js";
 
@@ -22,12 +23,17 @@ const iso = (ms: number) => new Date(ms).toISOString();
 /** A sandbox whose wake-ups save through `commit` (counted), on the faked wall clock. */
 function sandbox(commit: (t: Tenant, runtime: Runtime) => Promise<void> = async () => undefined) {
   const saves = { count: 0 };
-  const runtime: Runtime = createRuntime({
-    persist: (t) => {
+  // Requests' own changes are kept as in memory; a change kept as already made (a wake-up's) is a save.
+  class WakeUpSaves extends MemoryTenantStore {
+    override async change<T>(t: Tenant, work: () => T | Promise<T>): Promise<T> {
+      const result = await work();
+      if (work !== DONE) return result;
       saves.count += 1;
-      return commit(t, runtime);
-    },
-  });
+      await commit(t, runtime);
+      return result;
+    }
+  }
+  const runtime: Runtime = createRuntime({ store: new WakeUpSaves() });
   const h = harness({ realWall: true, runtime });
   return { h, runtime, saves };
 }

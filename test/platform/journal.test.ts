@@ -13,6 +13,7 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { parseSnapshot, type Snapshot } from "../../src/domain/snapshot.js";
 import { liveOf, snapshotOf, type Tenant } from "../../src/engine/tenant.js";
 import { createRuntime } from "../../src/runtime.js";
+import { FileTenantStore } from "../../src/persistence/file-tenant-store.js";
 import { buildRegistry } from "../../src/server.js";
 import { FileStore, type FileStoreOptions, type StoreIO } from "../../src/store/file-store.js";
 import { client } from "../client.js";
@@ -31,21 +32,12 @@ const enospc = () => Object.assign(new Error("ENOSPC: no space left on device, w
 /** A journaled sandbox on `dir`; `io` overrides parts of the real file system. */
 async function journaled(dir: string, io: Partial<StoreIO> = {}, options: Partial<FileStoreOptions> = {}) {
   const { registry } = buildRegistry({});
-  const store = new FileStore(dir, {
-    io: io as StoreIO,
-    wholeBelowBytes: 0,
-    ...options,
-    revert: (id, saved) => {
-      const t = registry.get(id);
-      if (t && saved) registry.reload(t, saved);
-      else if (t) registry.remove(t);
-    },
-  });
-  const persist = (t: Tenant) => store.persist(t.id, () => snapshotOf(t), () => liveOf(t));
-  const runtime = createRuntime({ persist });
+  const tenantStore = new FileTenantStore(dir, registry, { io: io as StoreIO, wholeBelowBytes: 0, ...options });
+  const store = tenantStore.files;
+  const runtime = createRuntime({ store: tenantStore });
   stopped({ stop: async () => (runtime.stop(), await store.close()) });
-  const h = harness({ registry, runtime, persist, store });
-  return { h, store, persist, registry };
+  const h = harness({ registry, runtime });
+  return { h, store, registry };
 }
 
 /** What a fresh start would read from `dir`: the merchant `id`'s document. */

@@ -12,12 +12,11 @@ import { readdir, readFile, rename, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { createRuntime, type Runtime } from "../../src/runtime.js";
-import { readText, type StoreIO } from "../../src/store/file-store.js";
+import { readText, type FileStore, type StoreIO } from "../../src/store/file-store.js";
 import type { Snapshot } from "../../src/domain/snapshot.js";
-import { openDataStore } from "../../src/server.js";
+import { FileTenantStore } from "../../src/persistence/file-tenant-store.js";
 import { loadCatalog } from "../../src/store/fixtures.js";
 import { Registry } from "../../src/engine/registry.js";
-import { liveOf, snapshotOf, type Tenant } from "../../src/engine/tenant.js";
 import { client } from "../client.js";
 import { closedAfterEach, harness, receivers, tempDirs, type Reply } from "../helpers.js";
 
@@ -27,7 +26,7 @@ afterEach(() => {
   vi.restoreAllMocks();
 });
 const dataDir = tempDirs("msb-failed-write-");
-const stoppedAfter = closedAfterEach(async (s: { runtime: Runtime; store: ReturnType<typeof openDataStore>["store"] }) => {
+const stoppedAfter = closedAfterEach(async (s: { runtime: Runtime; store: FileStore }) => {
   s.runtime.stop();
   await s.store.flush();
 });
@@ -70,19 +69,21 @@ async function diskSandbox() {
   // The store logs each failed write (expected here); kept out of the output, and checked.
   const logged = vi.spyOn(console, "error").mockImplementation(() => undefined);
   const registry = new Registry({ catalog: loadCatalog() });
-  const { store, attach } = openDataStore(dir, registry, io);
+  const tenantStore = new FileTenantStore(dir, registry, io);
+  const store = tenantStore.files;
   // Counts the saves asked for, so a test can wait until concurrent requests have all joined a write.
   let persists = 0;
   let persistWaiter: { count: number; wake: () => void } | null = null;
-  const persist = (t: Tenant) => {
+  const persist = store.persist.bind(store);
+  vi.spyOn(store, "persist").mockImplementation((...args) => {
     persists += 1;
     if (persistWaiter && persists >= persistWaiter.count) persistWaiter.wake();
-    return store.persist(t.id, () => snapshotOf(t), () => liveOf(t));
-  };
-  const runtime = createRuntime({ persist });
-  attach(runtime);
+    return persist(...args);
+  });
+  const runtime = createRuntime({ store: tenantStore });
+  tenantStore.attach(runtime.driver);
   stoppedAfter({ runtime, store });
-  const h = harness({ registry, runtime, persist, store });
+  const h = harness({ registry, runtime });
 
   return {
     ...h,

@@ -31,6 +31,7 @@ import { accountHolderName } from "../../src/domain/names.js";
 import { OUTCOMES, QUERY_OUTCOMES } from "../../src/domain/records.js";
 import { FileStore } from "../../src/store/file-store.js";
 import { createRuntime } from "../../src/runtime.js";
+import { FileTenantStore } from "../../src/persistence/file-tenant-store.js";
 import { buildRegistry } from "../../src/server.js";
 import { liveOf } from "../../src/engine/tenant.js";
 import { fromSnapshot, parseSnapshot, toSnapshot } from "../../src/domain/snapshot.js";
@@ -579,13 +580,14 @@ describe("save and load round-trip", () => {
         const dir = mkdtempSync(join(tmpdir(), "msb-journal-"));
         try {
           // Every write appends (no merchant is small enough to rewrite whole) and compactions run often.
-          const store = new FileStore(dir, { revert: () => undefined, wholeBelowBytes: 0, compactAboveBytes: 16 * 1024 });
-          const persist = (t: Tenant) => store.persist(t.id, () => snapshotOf(t), () => liveOf(t));
           const wall = { now: START };
           const { registry } = buildRegistry({}, () => wall.now);
-          const runtime = createRuntime({ persist });
+          const tenantStore = new FileTenantStore(dir, registry, { wholeBelowBytes: 0, compactAboveBytes: 16 * 1024 });
+          const store = tenantStore.files;
+          const persist = (t: Tenant) => store.persist(t.id, () => snapshotOf(t), () => liveOf(t));
+          const runtime = createRuntime({ store: tenantStore });
           // The harness's own wall clock is the one the registry reads.
-          const h = Object.assign(harness({ registry, runtime, persist }), { wall });
+          const h = Object.assign(harness({ registry, runtime }), { wall });
           const m = await h.merchant(withUrl(signupSettings));
           const world: World = { h, m, others: [] };
           for (const o of ops) {

@@ -19,20 +19,20 @@ function merchantResponse(tenant: Tenant) {
   };
 }
 
-export function merchantRoutes({ registry, driver, persist, store, shared }: Deps) {
+export function merchantRoutes({ registry, driver, store, shared }: Deps) {
   return router()
     .openapi(op.create, async (c) => {
       const input = c.req.valid("json");
       assertWebhookTarget(input.webhook_url, shared);
       const tenant = registry.create(input, { defaultClockMode: op.SIGN_UP_CLOCK });
-      await persist?.(tenant);
+      await store.created([tenant]);
       return c.json(ok(merchantResponse(tenant)), 201);
     })
     .openapi(op.remove, async (c) => {
       const { tenant } = tenantOf(c);
       registry.remove(tenant);
       driver.stop(tenant);
-      await store?.remove(tenant.id);
+      await store.removed(tenant);
       return c.json(okFields({ message: `Merchant ${tenant.id} deleted` }), 200);
     })
     .openapi(op.read, (c) => c.json(ok(merchantResponse(tenantOf(c).tenant)), 200))

@@ -17,7 +17,7 @@ import * as op from "./routes.js";
 
 const SOURCE = "request body";
 
-export function scenarioRoutes({ registry, afterChange, shared }: Deps) {
+export function scenarioRoutes({ registry, commits, shared }: Deps) {
   return router().openapi(op.load, async (c) => {
     const body = c.req.valid("json");
     const yamlBody = isYamlMediaType(c.req.header("content-type"));
@@ -35,7 +35,7 @@ export function scenarioRoutes({ registry, afterChange, shared }: Deps) {
       throw refusal(err, yamlBody);
     }
     // Arms realtime clocks and saves each new merchant before the reply.
-    await Promise.all([...loaded.merchants.values()].map(afterChange));
+    await commits.created([...loaded.merchants.values()]);
     const merchants = Object.fromEntries(
       [...loaded.merchants].map(([alias, t]) => {
         const { merchant_id, api_key, api_secret, webhook_secret } = t.config;
