@@ -38,8 +38,6 @@ const { outputFiles } = await build({
   outfile: "dist/cli.cjs",
   write: false,
   define: { "import.meta.url": "__import_meta_url" },
-  // Loaded from node_modules, and only by a start with a PostgreSQL store: cold start never parses the client.
-  external: ["postgres"],
   banner: { js: 'var __import_meta_url = require("node:url").pathToFileURL(__filename).href;' },
   plugins: [zodLocalesEnglishOnly],
 });
