@@ -1,5 +1,5 @@
 /** The background machinery of one sandbox: the clock driver and the webhook dispatcher, wired together over its store. */
-import { keepInBackground, MemoryTenantStore, type TenantStore } from "./engine/tenant-store.js";
+import { MemoryTenantStore, type TenantStore } from "./engine/tenant-store.js";
 import { WebhookDispatcher } from "./webhooks/dispatcher.js";
 import { createTransport, type Transport } from "./webhooks/transport.js";
 import { ClockDriver } from "./engine/clock-driver.js";
@@ -27,7 +27,7 @@ export function createRuntime(options: RuntimeOptions = {}): Runtime {
   const store = options.store ?? new MemoryTenantStore();
   const transport = options.transport ?? createTransport({ blockPrivate: options.shared ?? false });
   // Attempts finishing outside a request schedule retries; realtime merchants must wake up for them.
-  const dispatcher: WebhookDispatcher = new WebhookDispatcher({ transport, onTimersChanged: (t) => driver.arm(t), onStateChanged: keepInBackground(store) });
+  const dispatcher: WebhookDispatcher = new WebhookDispatcher({ transport, onTimersChanged: (t) => driver.arm(t), store });
   const driver = new ClockDriver(dispatcher, store);
   const stopping = new AbortController();
   return {

@@ -49,6 +49,22 @@ export type AttemptPlan =
   | { kind: "send"; url: string; fault: "duplicate" | "bad_signature" | "drop" | null };
 
 /**
+ * An attempt ready to go out: its id, nonce, body and signature drawn and made before any I/O, so that
+ * sending it again (after a crash, by another process) sends the very same request.
+ */
+export interface PlannedAttempt {
+  id: string;
+  event_id: string;
+  trigger: DeliveryTrigger;
+  url: string;
+  sent_at: number;
+  fault: "duplicate" | "bad_signature" | "drop" | null;
+  nonce: string;
+  request_headers: Record<string, string>;
+  request_body: string;
+}
+
+/**
  * What an attempt will do. Faults apply to the attempts the sandbox makes by itself (first attempts
  * and retries), not to those a developer asks for; taking one consumes the rule as it says.
  */

@@ -12,6 +12,11 @@ export type StoreHealth = { ok: true } | { ok: false; error: string; since: stri
 export interface TenantStore {
   readonly kind: "memory" | "file";
   /**
+   * Whether other processes change the same merchants. When not, a change's work runs at once and in
+   * place, so background work (webhook attempts) may make it and keep it afterwards.
+   */
+  readonly shared: boolean;
+  /**
    * Before a read: brings the merchant up to what the store holds. `undefined` when there is nothing
    * to wait for (memory and folder stores, always), so a read costs no await.
    */
@@ -49,6 +54,7 @@ const KEPT = Promise.resolve();
 /** No `--data`: state lives in the tenants alone, so a change is kept as soon as its work is done. */
 export class MemoryTenantStore implements TenantStore {
   readonly kind = "memory";
+  readonly shared = false;
 
   fresh(): undefined {
     return undefined;

@@ -12,6 +12,7 @@ import { FileStore, type FileStoreOptions, type StoreIO } from "../store/file-st
 
 export class FileTenantStore implements TenantStore {
   readonly kind = "file";
+  readonly shared = false;
   readonly files: FileStore;
   private driver: Pick<ClockDriver, "arm" | "stop"> | undefined;
 

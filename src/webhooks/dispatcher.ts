@@ -1,6 +1,7 @@
 /**
  * Delivers a merchant's events: signs, POSTs (or hands to the built-in capture) and logs every
- * attempt. What an attempt does and what its answer changes is the policy's (domain/webhook-policy.ts).
+ * attempt, each a plan and a record kept by the store with the send between them, outside any change.
+ * What an attempt does and what its answer changes is the policy's (domain/webhook-policy.ts).
  * API requests never wait for an attempt; `idle()` lets a clock advance (and tests) wait for the ones
  * in flight.
  */
@@ -9,7 +10,10 @@ import { dropOldestDeliveries } from "../domain/delivery-log.js";
 import { recordIncident } from "../domain/incidents.js";
 import type { WebhookEvent } from "../domain/event-records.js";
 import type { DeliveryTrigger, Timer, WebhookDelivery } from "../domain/records.js";
-import { afterAttempt, CAPTURE_URL, captureAnswer, failEvent, isDelivered, parseAttemptTimerRef, planAttempt, releaseHeld } from "../domain/webhook-policy.js";
+import type { DomainContext } from "../domain/context.js";
+import type { TenantState } from "../domain/state.js";
+import { afterAttempt, CAPTURE_URL, captureAnswer, failEvent, isDelivered, parseAttemptTimerRef, planAttempt, releaseHeld, type PlannedAttempt } from "../domain/webhook-policy.js";
+import { keepInBackground, MemoryTenantStore, type TenantStore } from "../engine/tenant-store.js";
 import { contextOf, type Tenant } from "../engine/tenant.js";
 import { signPayload } from "./sign.js";
 import { createTransport, type Transport } from "./transport.js";
@@ -21,9 +25,23 @@ export interface DispatcherOptions {
   transport?: Transport;
   /** Called when attempts scheduled timers outside a request (so realtime wake-ups can be re-armed). */
   onTimersChanged?: (tenant: Tenant) => void;
-  /** Called after every logged attempt (persistence saves the merchant). */
-  onStateChanged?: (tenant: Tenant) => void;
+  /** Where the phases of an attempt are kept, as changes of the merchant (default: memory). */
+  store?: TenantStore;
 }
+
+/** The receiver's answer to an attempt, as the transport reports it. */
+type AttemptAnswer = Awaited<ReturnType<Transport["post"]>>;
+
+/** What a dropped attempt gets: no answer at all. */
+const DROPPED = Object.freeze({ status_code: null, error: "Dropped by fault injection: treated as if the receiver were down", latency_ms: 0, response_excerpt: null });
+
+/** A planned attempt to send, with the context it was planned in (its answer is applied as of then) and its place in the log. */
+interface Sendable {
+  attempt: PlannedAttempt;
+  ctx: DomainContext & { state: TenantState };
+  order: number;
+}
+type Planned = { logged: WebhookDelivery } | Sendable;
 
 export class WebhookDispatcher {
   private readonly inflight = new Map<string, Set<Promise<unknown>>>();
@@ -31,9 +49,14 @@ export class WebhookDispatcher {
   private readonly startOrder = new WeakMap<WebhookDelivery, number>();
   private started = 0;
   readonly transport: Transport;
+  private readonly store: TenantStore;
+  /** Keeps a change made in place (in-process stores); `undefined` in memory, where there is nothing to keep. */
+  private readonly keep: ((tenant: Tenant) => void) | undefined;
 
   constructor(private readonly options: DispatcherOptions = {}) {
     this.transport = options.transport ?? createTransport({ blockPrivate: false });
+    this.store = options.store ?? new MemoryTenantStore();
+    this.keep = keepInBackground(this.store);
   }
 
   /** Server shutdown: every request in flight ends now (the attempts are logged as failed). */
@@ -97,8 +120,45 @@ export class WebhookDispatcher {
     return tracked;
   }
 
-  /** One attempt: the policy decides (planAttempt, afterAttempt, releaseHeld); this signs, sends and logs. */
+  /**
+   * One attempt, in three phases: plan (the policy decides, ids are drawn, the request is signed),
+   * send (the only I/O, outside any change), record (the answer's effects and the log entry). The
+   * plan and the record are changes of the merchant, kept by the store.
+   */
   private async attempt(tenant: Tenant, event: WebhookEvent, trigger: DeliveryTrigger): Promise<WebhookDelivery | undefined> {
+    const planning = this.phase(tenant, () => this.plan(tenant, event, trigger), (p) => p !== undefined && "logged" in p);
+    const planned = planning instanceof Promise ? await planning : planning;
+    if (!planned) return undefined;
+    if ("logged" in planned) return planned.logged;
+    const { attempt, ctx } = planned;
+    const sending = this.send(planned);
+    const answer = sending ? await sending : undefined;
+    const recording = this.phase(tenant, () => this.record(tenant, event, planned, answer), () => true);
+    const delivery = recording instanceof Promise ? await recording : recording;
+
+    if (attempt.fault === "duplicate") await this.attempt(tenant, event, "duplicate");
+    if (delivery.outcome === "delivered" && trigger !== "duplicate") {
+      const releasing = this.phase(tenant, () => releaseHeld(ctx.state, event.id), () => false);
+      for (const held of releasing instanceof Promise ? await releasing : releasing) await this.attempt(tenant, held, "released");
+    }
+    return delivery;
+  }
+
+  /**
+   * Runs one phase as a change of the merchant. A shared store keeps it before the attempt goes on. A
+   * store in this process runs it at once, in place, and keeps it in the background when it logged an
+   * attempt (a plan to send is kept with its record, a release with the released attempts'): the
+   * attempts of one instant then draw ids and schedule timers in the order they always have.
+   */
+  private phase<T>(tenant: Tenant, work: () => T, logged: (result: T) => boolean): T | Promise<T> {
+    if (this.store.shared) return this.store.change(tenant, work);
+    const result = work();
+    if (logged(result)) this.keep?.(tenant);
+    return result;
+  }
+
+  /** Plan: an attempt logged at once (deferred by a delay fault, held by out_of_order), one to send, or none. */
+  private plan(tenant: Tenant, event: WebhookEvent, trigger: DeliveryTrigger): Planned | undefined {
     const { state, config } = tenant;
     const ctx = contextOf(tenant);
     const plan = planAttempt(ctx, state, event, trigger);
@@ -108,44 +168,53 @@ export class WebhookDispatcher {
     const slot = { id: tenant.ids.id("DLV"), order: this.started++ };
     if (plan.kind === "deferred") {
       this.options.onTimersChanged?.(tenant);
-      return this.log(tenant, event, trigger, slot, { url: plan.url, sent_at: ctx.now, outcome: "deferred", fault: "delay", next_retry_at: plan.at });
+      return { logged: this.log(tenant, event, trigger, slot, { url: plan.url, sent_at: ctx.now, outcome: "deferred", fault: "delay", next_retry_at: plan.at }) };
     }
-    if (plan.kind === "held") return this.log(tenant, event, trigger, slot, { url: plan.url, sent_at: ctx.now, outcome: "held", fault: "out_of_order" });
+    if (plan.kind === "held") return { logged: this.log(tenant, event, trigger, slot, { url: plan.url, sent_at: ctx.now, outcome: "held", fault: "out_of_order" }) };
 
-    const payload = { event: event.type, nonce: ctx.ids.hex(32), sent_at: new Date(ctx.now).toISOString(), data: event.data };
-    const body = JSON.stringify(payload);
+    const nonce = ctx.ids.hex(32);
+    const body = JSON.stringify({ event: event.type, nonce, sent_at: new Date(ctx.now).toISOString(), data: event.data });
     const options = { algorithm: config.webhook.signature_algorithm, encoding: config.webhook.signature_encoding };
     // A bad signature is a real HMAC, just not with the merchant's secret: it looks right and fails to verify.
     const secret = plan.fault === "bad_signature" ? `${config.webhook_secret}-wrong` : config.webhook_secret;
     const headers = { "content-type": "application/json", "user-agent": USER_AGENT, "x-webhook-signature": signPayload(body, secret, options) };
-
-    const result =
-      plan.fault === "drop"
-        ? { status_code: null, error: "Dropped by fault injection: treated as if the receiver were down", latency_ms: 0, response_excerpt: null }
-        : plan.url === CAPTURE_URL
-          ? captureAnswer(config, state)
-          : await this.transport.post(plan.url, headers, body, config.webhook.timeout_seconds * 1000);
-    const delivered = isDelivered(result.status_code);
-    // Applied as of the attempt's start (its sent_at and the settings then), however long the answer took.
-    const { next_retry_at } = afterAttempt(ctx, state, event, trigger, delivered);
-    if (next_retry_at !== null) this.options.onTimersChanged?.(tenant);
-    const delivery = this.log(tenant, event, trigger, slot, {
+    const attempt: PlannedAttempt = {
+      id: slot.id,
+      event_id: event.id,
+      trigger,
       url: plan.url,
       sent_at: ctx.now,
-      nonce: payload.nonce,
+      fault: plan.fault,
+      nonce,
       request_headers: headers,
       request_body: body,
+    };
+    return { attempt, ctx: { ...ctx, state }, order: slot.order };
+  }
+
+  /** Send: the receiver's answer, or nothing when the sandbox answers itself (a dropped attempt, the built-in capture). */
+  private send({ attempt, ctx }: Sendable): Promise<AttemptAnswer> | undefined {
+    if (attempt.fault === "drop" || attempt.url === CAPTURE_URL) return undefined;
+    return this.transport.post(attempt.url, attempt.request_headers, attempt.request_body, ctx.config.webhook.timeout_seconds * 1000);
+  }
+
+  /** Record: what the answer changes, applied as of the attempt's start (its sent_at and the settings then), however long it took; then the log entry. */
+  private record(tenant: Tenant, event: WebhookEvent, { attempt, ctx, order }: Sendable, answer: AttemptAnswer | undefined): WebhookDelivery {
+    const result = answer ?? (attempt.fault === "drop" ? DROPPED : captureAnswer(ctx.config, ctx.state));
+    const delivered = isDelivered(result.status_code);
+    const { next_retry_at } = afterAttempt(ctx, ctx.state, event, attempt.trigger, delivered);
+    if (next_retry_at !== null) this.options.onTimersChanged?.(tenant);
+    return this.log(tenant, event, attempt.trigger, { id: attempt.id, order }, {
+      url: attempt.url,
+      sent_at: attempt.sent_at,
+      nonce: attempt.nonce,
+      request_headers: attempt.request_headers,
+      request_body: attempt.request_body,
       ...result,
       outcome: delivered ? "delivered" : "failed",
-      fault: plan.fault ?? (trigger === "duplicate" ? "duplicate" : null),
+      fault: attempt.fault ?? (attempt.trigger === "duplicate" ? "duplicate" : null),
       next_retry_at,
     });
-
-    if (plan.fault === "duplicate") await this.attempt(tenant, event, "duplicate");
-    if (delivered && trigger !== "duplicate") {
-      for (const held of releaseHeld(state, event.id)) await this.attempt(tenant, held, "released");
-    }
-    return delivery;
   }
 
   private log(
@@ -178,7 +247,6 @@ export class WebhookDispatcher {
     this.startOrder.set(delivery, slot.order);
     // The newest MAX_DELIVERIES are kept; the sandbox-wide log budget may then cut the largest logs.
     tenant.deliveryLogBytes.logged(delivery, dropOldestDeliveries(tenant.state, log.length - MAX_DELIVERIES));
-    this.options.onStateChanged?.(tenant);
     return delivery;
   }
 }
