@@ -120,6 +120,9 @@ export const STORY_PATHS = {
 } as const;
 export type StoryKind = keyof typeof STORY_PATHS;
 
+/** The list view each kind of story belongs to (its navigation link is current on the story). */
+export const STORY_LISTS: Record<StoryKind, string> = { payout: "payouts", vtu: "vtu", checkout: "payment-links", va_payment: "virtual-accounts", card: "cards" };
+
 export const storyHref = (kind: StoryKind, id: string | number) => `/dashboard/${STORY_PATHS[kind]}/${encodeURIComponent(String(id))}`;
 
 /** A link to an object's story, its id as the text. */

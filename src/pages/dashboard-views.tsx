@@ -18,7 +18,7 @@ import { RequestLogList } from "./dashboard-logs.js";
 import { Scenarios } from "./dashboard-scenarios.js";
 import { ApiKeys, SandboxSettings, WebhookSettings } from "./dashboard-settings.js";
 import { Story } from "./dashboard-story.js";
-import { STORY_PATHS, type StoryKind } from "./dashboard-ui.js";
+import { STORY_LISTS, STORY_PATHS, type StoryKind } from "./dashboard-ui.js";
 
 /** What a section's render gets besides the merchant. */
 export interface RenderContext {
@@ -144,7 +144,7 @@ export function viewOf(rest: string): { view: View; story?: { kind: StoryKind; i
     return view ? { view } : null;
   }
   const kind = parts.length === 2 ? STORY_KINDS[parts[0]!] : undefined;
-  const list = VIEWS.find((v) => v.path === (kind === "va_payment" ? "virtual-accounts" : parts[0]));
+  const list = kind ? VIEWS.find((v) => v.path === STORY_LISTS[kind]) : undefined;
   if (!kind || !list) return null;
   let id: string;
   try {

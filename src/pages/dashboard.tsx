@@ -17,7 +17,7 @@ import { storyExists } from "./dashboard-story.js";
 import { Page } from "./layout.js";
 import { LiveLine, etagOf, isFresh } from "./dashboard-live.js";
 import { readTimeZone, TimeZone } from "./dashboard-tables.js";
-import { ClockNow, STORY_PATHS, type StoryKind } from "./dashboard-ui.js";
+import { ClockNow, STORY_LISTS, STORY_PATHS, type StoryKind } from "./dashboard-ui.js";
 import { FRAGMENTS, IDENTITY, STORY_VIEW, VIEWS, viewOf, type Section, type View } from "./dashboard-views.js";
 
 const PRODUCT = "merchant-sandbox";
@@ -136,7 +136,7 @@ function Shell(props: { nonce: string; shown: Shown; demo: boolean }) {
       skipTo="content"
       banner={false}
       bodyClass="app"
-      data={{ "capture-url": CAPTURE_URL, "story-paths": JSON.stringify(STORY_PATHS), "story-titles": JSON.stringify(STORY_TITLES), product: PRODUCT, demo: props.demo ? "on" : "off" }}
+      data={{ "capture-url": CAPTURE_URL, "story-paths": JSON.stringify(STORY_PATHS), "story-lists": JSON.stringify(STORY_LISTS), "story-titles": JSON.stringify(STORY_TITLES), product: PRODUCT, demo: props.demo ? "on" : "off" }}
     >
       <SignIn demo={props.demo} />
       <div id="app" hidden>

@@ -21,7 +21,7 @@ type Describer = (json: Json, req: Json, el: Element | null, path: string) => Sa
 const naira = (n: number) => `₦${Number(n).toLocaleString("en-NG", { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`;
 const usd = (n: number) => `$${Number(n).toFixed(2)}`;
 const utc = (iso: string | null) => (iso ? iso.replace("T", " ").replace(/\.\d+Z$/, "Z") : "—");
-export const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
+const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
 
 /** A hook the settings module gives: what the settings form changed, and to refill it from an answer. */
 export const settingsHooks = { changedFields: (_form: Element | null): string[] => [], fill: (_m: Json): void => undefined };

@@ -37,16 +37,6 @@ function keyRows(root: ParentNode, section: string): void {
   });
 }
 
-/** A phone shows each row as a card of label and value: every cell is labelled with its column's head. */
-export function labelCells(root: ParentNode): void {
-  root.querySelectorAll("table").forEach((table) => {
-    const heads = Array.from(table.querySelectorAll("thead th")).map((th) => th.textContent?.trim() ?? "");
-    table.querySelectorAll("tbody tr").forEach((tr) => {
-      Array.from(tr.children).forEach((td, i) => td.setAttribute("data-label", heads[i] ?? ""));
-    });
-  });
-}
-
 // What the user changed wins over the server's copy: an open <details>, a typed value, a ticked box, a
 // chosen option. Untouched fields still take the server's new value.
 function userOwns(name: string, el: Element): boolean {
@@ -63,7 +53,6 @@ function merge(node: SectionNode, html: string): void {
   incoming.innerHTML = html;
   keyRows(incoming, section);
   keyRows(node, section);
-  labelCells(incoming);
   const active = document.activeElement as HTMLElement | null;
   const hadFocus = !!active && active !== document.body && node.contains(active);
   Idiomorph.morph(node, Array.from(incoming.childNodes), {

@@ -7,6 +7,7 @@ import { byId, closest, setting } from "./dom.js";
 import { load } from "./live.js";
 
 const storyPaths = (): Record<string, string> => JSON.parse(setting("storyPaths") || "{}") as Record<string, string>;
+const storyLists = (): Record<string, string> => JSON.parse(setting("storyLists") || "{}") as Record<string, string>;
 const storyTitles = (): Record<string, string> => JSON.parse(setting("storyTitles") || "{}") as Record<string, string>;
 
 interface Target {
@@ -36,7 +37,7 @@ function resolve(pathname: string): Target | null {
   } catch {
     return null;
   }
-  const list = viewByPath(`/dashboard/${kind === "va_payment" ? "virtual-accounts" : parts[1]}`);
+  const list = viewByPath(`/dashboard/${storyLists()[kind] ?? parts[1]}`);
   if (!list) return null;
   const title = `${storyTitles()[kind] ?? kind} ${id}`;
   return {
