@@ -9,7 +9,7 @@ import { DoctorDesk } from "./doctor/desk.js";
 import type { Registry } from "./engine/registry.js";
 import { bodyLimits } from "./http/body-limit.js";
 import { controlAuth, type OpenQuotas } from "./http/control-auth.js";
-import type { Deps } from "./http/deps.js";
+import type { Deps, NodeReport } from "./http/deps.js";
 import type { AppEnv } from "./http/env.js";
 import { notFound, onError } from "./http/errors.js";
 import { health } from "./http/health.js";
@@ -40,6 +40,8 @@ export interface AppOptions {
   quotas?: OpenQuotas;
   /** Largest PUT /sandbox/v1/snapshot body, in bytes. */
   snapshotLimitBytes?: number;
+  /** A node of a cluster (PostgreSQL --data): what /health reports of it. */
+  node?: () => NodeReport;
   /** The merchant whose keys /docs pre-fills for "try it" (the demo merchant), while it exists. */
   tryItMerchant?: string;
 }
@@ -54,13 +56,13 @@ export function createApp(options: AppOptions) {
     const demo = options.tryItMerchant ? registry.get(options.tryItMerchant) : undefined;
     return demo && { apiKey: demo.config.api_key, apiSecret: demo.config.api_secret };
   };
-  const deps: Deps = { registry, driver, dispatcher, doctor: new DoctorDesk(registry.wall), publicUrl, trustProxy, shared, store, commits: commit, tryItKeys };
+  const deps: Deps = { registry, driver, dispatcher, doctor: new DoctorDesk(registry.wall, store), publicUrl, trustProxy, shared, store, commits: commit, tryItKeys, node: options.node };
 
   app.use("*", responseHeaders()); // request id, nosniff and a deny-all CSP; pages set their own CSP
   // Outermost for the API: the log sees the final answer, the whole latency and the body limit's refusals.
-  app.use("/api/v1/*", logRequests({ registry, trustProxy, operationOf }));
+  app.use("/api/v1/*", logRequests({ registry, store, trustProxy, operationOf }));
   app.use("*", bodyLimits(options));
-  app.use("/sandbox/v1/*", jsonBodies(OTHER_BODIES), controlAuth(registry, trustProxy, options.quotas), clockSync(driver, store, commit));
+  app.use("/sandbox/v1/*", jsonBodies(OTHER_BODIES), controlAuth(registry, store, trustProxy, options.quotas), clockSync(driver, store, commit, operationOf));
   app.use("/api/v1/*", apiPipeline({ registry, trustProxy, driver, store, commits: commit, operationOf, stopping }));
   for (const [path, routes] of MOUNTS) app.route(path, routes(deps));
   app.get("/favicon.ico", (c) => c.body(null, 204));

@@ -14,10 +14,14 @@ import { DEFAULT_LOG_BUDGET_MB, MAX_LOG_BUDGET_MB, MB } from "./engine/log-budge
 import { SNAPSHOT_LIMIT_BYTES } from "./http/body-limit.js";
 import { CONNECTIONS_PER_ADDRESS, SHARED_CONNECTIONS_PER_ADDRESS } from "./http/connection-limits.js";
 import { DATA_SYNC_LEVELS } from "./store/file-store.js";
+import { isPostgresUrl, parsePostgresUrl, PG_DEFAULTS } from "./store/postgres/connect.js";
 
 // A URL names a database or a service, never a folder: taken as a path it would quietly become a
 // folder named after its scheme ("postgres:") in the working directory.
 const URL_SCHEME = /^([a-z][a-z0-9+.-]*):\/\//i;
+/** How long a node of a cluster says it is draining before it stops (a balancer's health check sees it first). */
+const CLUSTER_DRAIN_SECONDS = 5;
+
 const bool = z.union([z.boolean(), z.enum(["true", "false", "1", "0"]).transform((v) => v === "true" || v === "1")]);
 const list = z.union([z.array(z.string().min(1)), z.string().transform((v) => v.split(",").map((s) => s.trim()).filter(Boolean))]);
 
@@ -39,14 +43,43 @@ export const SettingsSchema = z
       .min(1)
       .superRefine((value, ctx) => {
         const scheme = URL_SCHEME.exec(value)?.[1];
-        if (scheme) ctx.addIssue({ code: "custom", message: `${scheme}:// is not a store this sandbox knows; --data takes a folder path, e.g. --data ./sandbox-data` });
+        if (scheme && !isPostgresUrl(value)) {
+          ctx.addIssue({ code: "custom", message: `${scheme}:// is not a store this sandbox knows; --data takes a folder path (--data ./sandbox-data) or a PostgreSQL URL (--data postgres://USER:PASSWORD@HOST:5432/DB)` });
+          return;
+        }
+        if (!scheme) return;
+        try {
+          parsePostgresUrl(value);
+        } catch (err) {
+          ctx.addIssue({ code: "custom", message: (err as Error).message });
+        }
       })
       .optional()
-      .describe("Folder for the merchants' files: a snapshot and a journal of changes each (default: in memory only)"),
+      .describe("Where merchants are kept: a folder (a snapshot and a journal of changes each), or postgres://USER:PASSWORD@HOST:PORT/DB, shared by every node started with it (default: in memory only)"),
     data_sync: z
       .enum(DATA_SYNC_LEVELS)
       .optional()
       .describe("With --data, when a change counts as saved: os = handed to the operating system (default), fsync = on the disk (fdatasync per grouped write)"),
+    node_id: z
+      .string()
+      .regex(/^[A-Za-z0-9._-]{1,64}$/, "Use 1-64 letters, digits, dots, dashes or underscores")
+      .optional()
+      .describe("With a PostgreSQL --data, this node's name in /health and the nodes table (default: the host name and a random suffix)"),
+    pg_pool_size: z.coerce.number().int().min(1).max(1000).default(PG_DEFAULTS.poolSize).describe("With a PostgreSQL --data, connections this node opens (keep nodes x this under the server's max_connections)"),
+    pg_statement_timeout_ms: z.coerce
+      .number()
+      .int()
+      .min(100)
+      .max(600_000)
+      .default(PG_DEFAULTS.statementTimeoutMs)
+      .describe("With a PostgreSQL --data, the longest one statement may run or wait for a lock, in ms; past it the request answers 503"),
+    drain_seconds: z.coerce
+      .number()
+      .int()
+      .min(0)
+      .max(300)
+      .optional()
+      .describe(`On SIGTERM, how long /health answers 503 (draining) before the node stops taking connections (default ${CLUSTER_DRAIN_SECONDS} with a PostgreSQL --data, else 0)`),
     scenario: list.default([]).describe("Scenario file(s) to load at start (repeat the flag, or comma-separate)"),
     shared: bool
       .default(false)
@@ -106,6 +139,10 @@ export function parseSettings(argv: string[], env: NodeJS.ProcessEnv, readFile?:
         fixtures: { type: "string" },
         data: { type: "string" },
         "data-sync": { type: "string" },
+        "node-id": { type: "string" },
+        "pg-pool-size": { type: "string" },
+        "pg-statement-timeout-ms": { type: "string" },
+        "drain-seconds": { type: "string" },
         scenario: { type: "string", multiple: true },
         shared: { type: "boolean" },
         "max-merchants": { type: "string" },
@@ -153,7 +190,18 @@ export function parseSettings(argv: string[], env: NodeJS.ProcessEnv, readFile?:
     const key = String(issue.path[0]);
     return { error: `invalid setting ${key} (--${flag(key)} / MERCHANT_SANDBOX_${key.toUpperCase()}): ${issue.message}` };
   }
-  return { settings: result.data };
+  const settings = result.data;
+  if (settings.data && isPostgresUrl(settings.data)) {
+    if (settings.data_sync) return { error: "--data-sync applies to a --data folder; PostgreSQL decides durability itself (its synchronous_commit)" };
+    // Nodes sharing one seed would draw the same merchant ids and account numbers.
+    if (settings.seed) return { error: "--seed cannot be used with a PostgreSQL --data: every node would draw the same identifiers (a scenario's own seed is fine)" };
+  }
+  return { settings };
+}
+
+/** The drain on SIGTERM: the explicit setting, else by store. */
+export function drainSecondsOf(settings: Pick<Settings, "data" | "drain_seconds">): number {
+  return settings.drain_seconds ?? (settings.data && isPostgresUrl(settings.data) ? CLUSTER_DRAIN_SECONDS : 0);
 }
 
 /** Each setting's default as text, or "" when it has none. */

@@ -5,7 +5,7 @@ import { DEFAULT_LISTEN_PORT, LISTEN_USAGE, listen, parseListenArgs } from "./cl
 import { CHECK_USAGE, check, parseCheckArgs } from "./cli/check.js";
 import { readFileSync } from "node:fs";
 import { setFlagsFromString } from "node:v8";
-import { parseSettings, settingsHelp } from "./config.js";
+import { drainSecondsOf, parseSettings, settingsHelp } from "./config.js";
 import { readScenarioFile } from "./scenarios/load.js";
 import { formatReport, runScenario } from "./cli/run-scenario.js";
 import { doctorCommand } from "./cli/doctor.js";
@@ -78,11 +78,13 @@ async function main(argv: string[]): Promise<number | undefined> {
   // Graceful stop: no new connections, webhook requests in flight cut, pending writes flushed, then
   // exit; never longer than STOP_DEADLINE_MS. Armed before the banner: a supervisor may send SIGTERM
   // as soon as it reads "listening on".
+  // A node of a cluster drains first (it keeps answering while /health says so): that time comes on top.
+  const deadline = STOP_DEADLINE_MS + drainSecondsOf(parsed.settings) * 1000;
   const stop = () => {
     setTimeout(() => {
-      process.stderr.write(`merchant-sandbox: did not stop within ${STOP_DEADLINE_MS / 1000} s; exiting anyway\n`);
+      process.stderr.write(`merchant-sandbox: did not stop within ${deadline / 1000} s; exiting anyway\n`);
       process.exit(1);
-    }, STOP_DEADLINE_MS).unref();
+    }, deadline).unref();
     void sandbox.close().then(
       () => process.exit(0),
       (err: unknown) => {

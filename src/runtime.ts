@@ -1,4 +1,5 @@
 /** The background machinery of one sandbox: the clock driver and the webhook dispatcher, wired together over its store. */
+import type { AttemptLeases } from "./engine/attempt-leases.js";
 import { MemoryTenantStore, type TenantStore } from "./engine/tenant-store.js";
 import { WebhookDispatcher } from "./webhooks/dispatcher.js";
 import { createTransport, type Transport } from "./webhooks/transport.js";
@@ -21,13 +22,15 @@ export interface RuntimeOptions {
   transport?: Transport;
   /** Where changes are kept (default: memory). */
   store?: TenantStore;
+  /** A shared store's leases on webhook attempts in flight. */
+  leases?: AttemptLeases;
 }
 
 export function createRuntime(options: RuntimeOptions = {}): Runtime {
   const store = options.store ?? new MemoryTenantStore();
   const transport = options.transport ?? createTransport({ blockPrivate: options.shared ?? false });
   // Attempts finishing outside a request schedule retries; realtime merchants must wake up for them.
-  const dispatcher: WebhookDispatcher = new WebhookDispatcher({ transport, onTimersChanged: (t) => driver.arm(t), store });
+  const dispatcher: WebhookDispatcher = new WebhookDispatcher({ transport, onTimersChanged: (t) => driver.arm(t), store, leases: options.leases });
   const driver = new ClockDriver(dispatcher, store);
   const stopping = new AbortController();
   return {

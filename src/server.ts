@@ -3,13 +3,16 @@
  * scenarios), the runtime, the app; and serves it over HTTP until closed.
  */
 import { createAdaptorServer, type ServerType } from "@hono/node-server";
-import { createHash } from "node:crypto";
+import { createHash, randomBytes } from "node:crypto";
+import { hostname } from "node:os";
+import { setTimeout as sleep } from "node:timers/promises";
 import type { AddressInfo } from "node:net";
 import { resolve } from "node:path";
 import { createApp, type App } from "./app.js";
-import { connectionsPerIpOf, quotasOf, type Settings } from "./config.js";
+import { connectionsPerIpOf, drainSecondsOf, quotasOf, type Settings } from "./config.js";
 import { DEFAULT_CONNECTION_LIMITS, guardedServer, type ConnectionLimits } from "./http/connection-limits.js";
 import { listenError } from "./listen-error.js";
+import { packageVersion } from "./cli/version.js";
 import { createRuntime } from "./runtime.js";
 import { loadScenario, parseScenario, readScenarioText } from "./scenarios/load.js";
 import { pick, substitute } from "./scenarios/match.js";
@@ -20,6 +23,8 @@ import { MB } from "./engine/log-budget.js";
 import type { Tenant } from "./engine/tenant.js";
 import { keepInBackground, MemoryTenantStore, type TenantStore } from "./engine/tenant-store.js";
 import { FileTenantStore } from "./persistence/file-tenant-store.js";
+import { PgNode, type PgNodeOptions } from "./persistence/pg-node.js";
+import { isPostgresUrl } from "./store/postgres/connect.js";
 
 export interface RunningSandbox {
   url: string;
@@ -30,6 +35,8 @@ export interface RunningSandbox {
   /** Merchants restored from `--data`. */
   restored: number;
   store?: FileStore;
+  /** With a PostgreSQL --data: this node of the cluster. */
+  node?: PgNode;
   close(): Promise<void>;
 }
 
@@ -106,43 +113,44 @@ export interface StartOptions {
 }
 
 export async function startServer(settings: Settings, options: StartOptions = {}): Promise<RunningSandbox> {
+  const pgUrl = settings.data && isPostgresUrl(settings.data) ? settings.data : undefined;
   const registry = new Registry({
     catalog: loadCatalog(settings.fixtures),
     seed: settings.seed,
-    maxMerchants: settings.max_merchants,
+    // A node of a cluster holds a cache of the merchants: the database counts them all.
+    maxMerchants: pgUrl ? undefined : settings.max_merchants,
     requestLogSize: settings.request_log,
     logBudgetBytes: settings.log_budget_mb * MB,
   });
-  const data = settings.data ? new FileTenantStore(settings.data, registry, { sync: settings.data_sync ?? "os" }) : undefined;
-  const store: TenantStore = data ?? new MemoryTenantStore();
-  const restored = data ? await data.restore() : [];
+  const node = pgUrl ? await PgNode.open(pgNodeOptions(settings, pgUrl), registry) : undefined;
+  try {
+    return await serve(settings, options, registry, node);
+  } catch (err) {
+    await node?.close().catch(() => undefined);
+    throw err;
+  }
+}
 
+async function serve(settings: Settings, options: StartOptions, registry: Registry, node: PgNode | undefined): Promise<RunningSandbox> {
+  const data = settings.data && !node ? new FileTenantStore(settings.data, registry, { sync: settings.data_sync ?? "os" }) : undefined;
+  const store: TenantStore = node?.store ?? data ?? new MemoryTenantStore();
   const demo = loadDemoMerchants(settings.fixtures);
-  const created = addDemoMerchants(registry, demo);
-  const scenarioMerchants = settings.scenario.flatMap((file) => scenarioMerchantsOf(registry, file));
-  // Deliveries the log budget cuts are saved state: written like any change made outside a request.
-  const keep = keepInBackground(store);
-  if (keep) registry.onDeliveriesCut = keep;
-  await store.created([...created, ...scenarioMerchants.filter((s) => !s.restored).map((s) => s.tenant)]);
-
-  const runtime = createRuntime({ store, shared: settings.shared });
-  data?.attach(runtime.driver);
-  const app = createApp({
-    registry,
-    runtime,
-    trustProxy: settings.trust_proxy,
-    publicUrl: settings.public_url,
-    shared: settings.shared,
-    quotas: quotasOf(settings),
-    snapshotLimitBytes: Math.round(settings.snapshot_limit_mb * 1024 * 1024),
-    tryItMerchant: demo[0]?.merchant_id,
+  // A cluster's nodes make the demo and scenario merchants one at a time: the first makes them, the others find them.
+  const seeding = <T>(work: () => Promise<T>) => (node ? node.seeding(work) : work());
+  const { restored, scenarioMerchants, runtime, server } = await seeding(async () => {
+    const restored = data ? await data.restore() : node ? await node.preload(demo.map((m) => m.merchant_id), settings.scenario.map((f) => resolve(f))) : [];
+    const created = addDemoMerchants(registry, demo);
+    const scenarioMerchants = settings.scenario.flatMap((file) => scenarioMerchantsOf(registry, file));
+    // Deliveries the log budget cuts are saved state: written like any change made outside a request.
+    const keep = keepInBackground(store);
+    if (keep && !node) registry.onDeliveriesCut = keep;
+    await store.created([...created, ...scenarioMerchants.filter((s) => !s.restored).map((s) => s.tenant)]);
+    const { runtime, app, server } = await build(settings, options, registry, store, node, demo);
+    for (const m of demo) if (created.some((t) => t.id === m.merchant_id)) await runDemoActivity(app, m);
+    return { restored, scenarioMerchants, runtime, server };
   });
-  // The server is made before the demo's activity and listens after it: making it swaps in
-  // @hono/node-server's Request and Response, so the activity's answers are the light Response every
-  // real request gets rather than undici's, with its streams (a cold start cost).
-  const limits = { ...DEFAULT_CONNECTION_LIMITS, perAddress: connectionsPerIpOf(settings), ...options.connections };
-  const server: ServerType = createAdaptorServer({ fetch: app.fetch, hostname: settings.host, createServer: guardedServer(limits) });
-  for (const m of demo) if (created.some((t) => t.id === m.merchant_id)) await runDemoActivity(app, m);
+  data?.attach(runtime.driver);
+  node?.start(runtime);
   for (const tenant of registry.list()) {
     runtime.driver.arm(tenant); // restored timers resume
     void runtime.dispatcher.drain(tenant); // events saved before their first attempt started
@@ -161,15 +169,55 @@ export async function startServer(settings: Settings, options: StartOptions = {}
     scenarioMerchants,
     restored: restored.length,
     store: data?.files,
+    node,
     close: async () => {
+      if (node) {
+        // A cluster's node first says it is draining (/health 503) long enough for balancers to notice,
+        // while it still answers what reaches it; then it stops as any sandbox does.
+        await node.drain();
+        await sleep(drainSecondsOf(settings) * 1000);
+      }
       runtime.stop(); // wake-ups disarmed; webhook requests in flight end now, and their advances with them
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       // Keep-alive sockets and clients that never finish must not hold the stop open.
       const cut = setTimeout(() => (server as { closeAllConnections?: () => void }).closeAllConnections?.(), STOP_GRACE_MS);
       await closed;
       clearTimeout(cut);
-      await store.close(); // writes land, journals fold into their snapshots
+      await (node ?? store).close(); // writes land, journals fold into their snapshots; a node leaves its cluster
     },
+  };
+}
+
+/** The runtime, the app and the HTTP server (not listening yet). */
+async function build(settings: Settings, options: StartOptions, registry: Registry, store: TenantStore, node: PgNode | undefined, demo: FixtureMerchant[]) {
+  const runtime = createRuntime({ store, shared: settings.shared, leases: node?.background });
+  const app = createApp({
+    registry,
+    runtime,
+    trustProxy: settings.trust_proxy,
+    publicUrl: settings.public_url,
+    shared: settings.shared,
+    quotas: quotasOf(settings),
+    snapshotLimitBytes: Math.round(settings.snapshot_limit_mb * 1024 * 1024),
+    tryItMerchant: demo[0]?.merchant_id,
+    node: node && (() => node.health()),
+  });
+  // The server is made before the demo's activity and listens after it: making it swaps in
+  // @hono/node-server's Request and Response, so the activity's answers are the light Response every
+  // real request gets rather than undici's, with its streams (a cold start cost).
+  const limits = { ...DEFAULT_CONNECTION_LIMITS, perAddress: connectionsPerIpOf(settings), ...options.connections };
+  const server: ServerType = createAdaptorServer({ fetch: app.fetch, hostname: settings.host, createServer: guardedServer(limits) });
+  return { runtime, app, server };
+}
+
+function pgNodeOptions(settings: Settings, url: string): PgNodeOptions {
+  return {
+    url,
+    nodeId: settings.node_id ?? `${hostname().replace(/[^A-Za-z0-9._-]/g, "-").slice(0, 48)}-${randomBytes(3).toString("hex")}`,
+    poolSize: settings.pg_pool_size,
+    statementTimeoutMs: settings.pg_statement_timeout_ms,
+    maxMerchants: settings.max_merchants,
+    appVersion: packageVersion(),
   };
 }
 

@@ -40,6 +40,9 @@ const { outputFiles } = await build({
   define: { "import.meta.url": "__import_meta_url" },
   banner: { js: 'var __import_meta_url = require("node:url").pathToFileURL(__filename).href;' },
   plugins: [zodLocalesEnglishOnly],
+  // The PostgreSQL client is loaded only with a postgres:// --data (src/store/postgres/connect.ts):
+  // left out of the bundle, so the cold start of every other store never parses it.
+  external: ["postgres"],
 });
 // The loader wraps the bundle in a function: src/main.ts's `#!` line is the loader's to keep.
 writeFileSync("dist/cli.cjs", outputFiles[0].text.replace(/^#!.*\n/, ""));

@@ -9,10 +9,19 @@ export interface TestCluster {
   readonly dir: string;
   /** Stops the server (fast shutdown) and removes the folder. Safe to call more than once. */
   stop(): Promise<void>;
+  /** Stops the server (fast shutdown: every session cut), keeping its data: an outage. */
+  pause(): Promise<void>;
+  /** Starts it again on the same port, with the same data. */
+  resume(): Promise<void>;
 }
 
 export const PORT_RANGE: { readonly from: number; readonly to: number };
 
 export function postgresBinDir(): string | undefined;
 
-export function startTestCluster(): Promise<TestCluster>;
+export interface TestClusterOptions {
+  /** Keep PostgreSQL's defaults (fsync and synchronous_commit on), as the benchmark needs; default false (fsync=off). */
+  readonly durable?: boolean;
+}
+
+export function startTestCluster(options?: TestClusterOptions): Promise<TestCluster>;

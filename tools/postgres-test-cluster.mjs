@@ -24,8 +24,9 @@ export function postgresBinDir() {
 /**
  * Starts a cluster and resolves once it accepts connections. As root, every server binary runs as the
  * `postgres` user (initdb and postgres refuse root) in a folder chowned to it; otherwise as the current user.
+ * `durable: true` keeps PostgreSQL's fsync (the benchmark measures real commits); tests run without it.
  */
-export async function startTestCluster() {
+export async function startTestCluster({ durable = false } = {}) {
   const bin = postgresBinDir();
   if (!bin) throw new Error(`PostgreSQL is missing: no ${DEBIAN_ROOT}/<version>/bin/initdb. Install Debian's server: apt-get install postgresql`);
   const dir = mkdtempSync(join(tmpdir(), "msb-pg-"));
@@ -41,13 +42,17 @@ export async function startTestCluster() {
     if (asRoot) execFileSync("chown", ["postgres:postgres", dir]);
     // The socket trusts the local superuser, which creates the role; TCP asks every role for its password.
     await run("initdb", ["-D", data, "-U", "postgres", "--auth-local=trust", "--auth-host=scram-sha-256", "--no-sync", "-E", "UTF8", "--locale=C"]);
-    const port = await listen(run, data, dir, log);
+    const port = await listen(run, data, dir, log, durable);
     const password = randomBytes(12).toString("hex");
     const psql = ["-X", "-q", "-v", "ON_ERROR_STOP=1", "-h", dir, "-p", String(port), "-U", "postgres", "-d", "postgres"];
     await run("psql", [...psql, "-c", `CREATE ROLE ${ROLE} LOGIN CREATEDB PASSWORD '${password}'`, "-c", `CREATE DATABASE ${ROLE} OWNER ${ROLE}`]);
     // "postgres (PostgreSQL) 15.18 (Debian 15.18-0+deb12u1)": after the name, what `server_version` says.
     const version = (await run("postgres", ["--version"])).replace(/^postgres \(PostgreSQL\) /, "").trim();
-    return { url: `postgres://${ROLE}:${password}@127.0.0.1:${port}/${ROLE}`, version, dir, stop };
+    // An outage, for the tests of what a node does while the database is gone: the server stopped
+    // (fast: every session cut) and started again on the same port, data kept.
+    const pause = () => run("pg_ctl", ["-D", data, "-m", "fast", "-w", "stop"]).then(() => undefined);
+    const resume = () => run("pg_ctl", ["-D", data, "-l", log, "-w", "-t", "60", "-o", serverOptions(port, dir, durable), "start"]).then(() => undefined);
+    return { url: `postgres://${ROLE}:${password}@127.0.0.1:${port}/${ROLE}`, version, dir, stop, pause, resume };
   } catch (error) {
     const tail = existsSync(log) ? `\n--- server log ---\n${readFileSync(log, "utf8").slice(-2000)}` : "";
     await stop();
@@ -58,15 +63,17 @@ export async function startTestCluster() {
 /**
  * Starts the server on a random free port of PORT_RANGE, its socket in `dir`. A port taken between the
  * check and the start shows as "could not bind" in the log: another port is tried.
- * fsync=off is for speed: the tests never kill PostgreSQL itself, and synchronous_commit stays on.
+ * Without `durable`, fsync=off for speed: the tests never kill PostgreSQL itself, and synchronous_commit
+ * stays on. 200 connections: a few nodes' pools, the benchmark's pgbench clients and psql beside them.
  */
-async function listen(run, data, dir, log) {
+const serverOptions = (port, dir, durable) => `-p ${port} -k '${dir}' -c listen_addresses=127.0.0.1 -c max_connections=200${durable ? "" : " -c fsync=off"}`;
+
+async function listen(run, data, dir, log, durable) {
   for (let tries = 0; tries < PORT_TRIES; tries++) {
     const port = randomInt(PORT_RANGE.from, PORT_RANGE.to + 1);
     if (!(await portIsFree(port))) continue;
-    const options = `-p ${port} -k '${dir}' -c listen_addresses=127.0.0.1 -c fsync=off`;
     try {
-      await run("pg_ctl", ["-D", data, "-l", log, "-w", "-t", "60", "-o", options, "start"]);
+      await run("pg_ctl", ["-D", data, "-l", log, "-w", "-t", "60", "-o", serverOptions(port, dir, durable), "start"]);
       return port;
     } catch (error) {
       if (!/could not bind/.test(existsSync(log) ? readFileSync(log, "utf8") : "")) throw error;

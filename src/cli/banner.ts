@@ -13,7 +13,7 @@ export function startBanner(sandbox: RunningSandbox, data: string | undefined): 
     `  API base URL:   ${sandbox.url}/api/v1`,
     `  API reference:  ${sandbox.url}/docs  (OpenAPI: ${sandbox.url}/openapi.json)`,
     `  Dashboard:      ${sandbox.url}/dashboard`,
-    `  Data:           ${data ? `${data} (${sandbox.restored} merchant file(s) restored)` : "in memory (use --data DIR to keep state)"}`,
+    `  Data:           ${dataLine(sandbox, data)}`,
   ];
   const describe = (title: string, t: Tenant) => {
     const clock = t.clock.settings();
@@ -33,12 +33,20 @@ export function startBanner(sandbox: RunningSandbox, data: string | undefined): 
   }
   const changed = [...new Set(sandbox.scenarioMerchants.filter((s) => s.changed).map((s) => s.file))];
   for (const file of changed) {
-    const ids = sandbox.scenarioMerchants.filter((s) => s.file === file).map((s) => `${s.tenant.id}.json`);
+    const made = sandbox.scenarioMerchants.filter((s) => s.file === file).map((s) => s.tenant.id);
     lines.push(
       `  NOTE: ${file} has changed since its merchants were created; the saved merchants are kept as they were.`,
-      `        To load the new version, delete their files (${ids.join(", ")} in ${data}) or start with an empty --data folder.`,
+      sandbox.node
+        ? `        To load the new version, delete those merchants (DELETE /sandbox/v1/merchant with their keys: ${made.join(", ")}) and start a node again.`
+        : `        To load the new version, delete their files (${made.map((id) => `${id}.json`).join(", ")} in ${data}) or start with an empty --data folder.`,
     );
   }
   lines.push(`  New merchant:   curl -X POST ${sandbox.url}/sandbox/v1/merchants -H 'Content-Type: application/json' -d '{}'`);
   return lines.join("\n") + "\n";
+}
+
+/** Where the merchants are kept. A PostgreSQL URL is shown without its password. */
+function dataLine(sandbox: RunningSandbox, data: string | undefined): string {
+  if (sandbox.node) return `${sandbox.node.target} (PostgreSQL, shared by every node started with it; this node: ${sandbox.node.options.nodeId})`;
+  return data ? `${data} (${sandbox.restored} merchant file(s) restored)` : "in memory (use --data DIR to keep state)";
 }

@@ -2,9 +2,19 @@
  * The doctor runs the sandbox makes for its merchants (the control route, the dashboard's button):
  * one at a time per merchant, a few per minute of wall-clock time (a run is a dozen requests to a
  * URL the merchant chose, and sign-up is open), and each merchant's last scorecard, for the
- * dashboard. Traffic, not merchant state: never saved, gone after a restart, like the request log.
+ * dashboard. Traffic, not merchant state: never saved, gone after a restart, like the request log;
+ * a shared store keeps the scorecard where every process reads it back (a side record).
  */
 import type { Scorecard } from "./run.js";
+
+/** A merchant, as far as the desk needs one. */
+type Merchant = { readonly id: string };
+
+/** Where a shared store keeps the scorecards (TenantStore's side records, the same calls). */
+export interface ScorecardStore {
+  keepSideRecord(merchant: Merchant, name: "doctor_scorecard", value: Scorecard): Promise<void> | undefined;
+  sideRecord(merchant: Merchant, name: "doctor_scorecard"): unknown;
+}
 
 /** Runs a merchant may start per rolling minute of wall-clock time. */
 export const DOCTOR_RUNS_PER_MINUTE = 6;
@@ -36,20 +46,27 @@ export class PerMerchantRate {
   }
 }
 
-export type Admission = { admitted: true; done: (card: Scorecard | null) => void } | { admitted: false; busy: true } | { admitted: false; busy: false; retryAfter: number };
+/** `done` resolves once the scorecard is kept where every process reads it (at once, undefined, when that is here). */
+export type Admission =
+  | { admitted: true; done: (card: Scorecard | null) => Promise<void> | undefined }
+  | { admitted: false; busy: true }
+  | { admitted: false; busy: false; retryAfter: number };
 
 export class DoctorDesk {
   private readonly running = new WeakSet<object>();
   private readonly rate: PerMerchantRate;
   private readonly cards = new WeakMap<object, Scorecard>();
 
-  /** `now`: the wall clock (the registry's, so tests move it by hand). */
-  constructor(now: () => number = Date.now) {
+  /** `now`: the wall clock (the registry's, so tests move it by hand); `store`: where a shared store keeps scorecards. */
+  constructor(
+    now: () => number = Date.now,
+    private readonly store?: ScorecardStore,
+  ) {
     this.rate = new PerMerchantRate(DOCTOR_RUNS_PER_MINUTE, now);
   }
 
   /** Lets a run of `merchant` start, or says why not; the caller hands `done` the scorecard (or null) when it ends. */
-  admit(merchant: object): Admission {
+  admit(merchant: Merchant): Admission {
     if (this.running.has(merchant)) return { admitted: false, busy: true };
     const retryAfter = this.rate.take(merchant);
     if (retryAfter !== null) return { admitted: false, busy: false, retryAfter };
@@ -58,7 +75,11 @@ export class DoctorDesk {
       admitted: true,
       done: (card) => {
         this.running.delete(merchant);
-        if (card) this.cards.set(merchant, card);
+        if (!card) return undefined;
+        this.cards.set(merchant, card);
+        return this.store
+          ?.keepSideRecord(merchant, "doctor_scorecard", card)
+          ?.catch((err: unknown) => console.error(`[merchant-sandbox] merchant ${merchant.id}: keeping the doctor's scorecard failed:`, err));
       },
     };
   }
@@ -67,8 +88,8 @@ export class DoctorDesk {
     return this.running.has(merchant);
   }
 
-  /** The merchant's last scorecard, if it ran the doctor since the sandbox started. */
-  last(merchant: object): Scorecard | undefined {
-    return this.cards.get(merchant);
+  /** The merchant's last scorecard, if it ran the doctor since the sandbox started (a shared store's copy first: any process's run). */
+  last(merchant: Merchant): Scorecard | undefined {
+    return (this.store?.sideRecord(merchant, "doctor_scorecard") as Scorecard | undefined) ?? this.cards.get(merchant);
   }
 }

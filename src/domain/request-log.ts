@@ -133,7 +133,35 @@ export class RequestLog {
   add(entry: Omit<LoggedRequest, "seq">): LoggedRequest {
     const logged = entry as LoggedRequest;
     logged.seq = this.nextSeq++;
-    if (!this.enabled) return logged;
+    this.keep(logged);
+    return logged;
+  }
+
+  /**
+   * Appends an entry whose seq was given elsewhere (a store several processes share hands them out):
+   * at least `next`, which becomes seq + 1. Seqs it jumps over are ones this log will never hold
+   * (skipTo). Entries adopted in seq order leave the log as `add` would have left it.
+   */
+  adopt(entry: LoggedRequest): void {
+    if (!Number.isSafeInteger(entry.seq) || entry.seq < this.nextSeq) throw new RangeError(`seq ${entry.seq} is not past the last one given (${this.nextSeq - 1})`);
+    if (entry.seq > this.nextSeq) this.skipTo(entry.seq);
+    this.nextSeq = entry.seq + 1;
+    this.keep(entry);
+  }
+
+  /**
+   * Seqs below `seq` will never be held here (cleared, or dropped elsewhere as too old): the entries
+   * below it go, and `next` is at least `seq`. The entries held stay consecutive.
+   */
+  skipTo(seq: number): void {
+    const before = this.held;
+    while (this.count > 0 && this.nextSeq - this.count < seq) this.dropOldest();
+    if (seq > this.nextSeq) this.nextSeq = seq;
+    if (this.held !== before) this.onResize?.(this.held - before);
+  }
+
+  private keep(logged: LoggedRequest): void {
+    if (!this.enabled) return;
     const before = this.held;
     if (this.count === this.capacity) this.dropOldest();
     const size = entryBytes(logged);
@@ -145,7 +173,6 @@ export class RequestLog {
     while (this.held > REQUEST_LOG_BYTES && this.count > 1) this.dropOldest();
     // Last: the listener may shed this very log.
     this.onResize?.(this.held - before);
-    return logged;
   }
 
   /** Drops the oldest entries until `bytes` are freed or none is left; the bytes freed (not told to `onResize`). */

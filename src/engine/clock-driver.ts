@@ -20,6 +20,7 @@ import { recordIncident } from "../domain/incidents.js";
 import type { Timer } from "../domain/records.js";
 import { fireTimer, isDomainTimer } from "../domain/timer-dispatch.js";
 import { canFire, nextTimer, popDue } from "../domain/timers.js";
+import { Lanes } from "./lanes.js";
 import { DONE, MemoryTenantStore, type TenantStore } from "./tenant-store.js";
 import { contextOf, type Tenant } from "./tenant.js";
 
@@ -62,7 +63,7 @@ export function wakeUpDelay(at: number, now: number, speed: number): number {
 
 export class ClockDriver {
   private readonly armed = new Map<string, WakeUp>();
-  private readonly queues = new Map<string, Promise<unknown>>();
+  private readonly queues = new Lanes();
   /** Wake-ups that failed in a row, per merchant: how long the next try waits. */
   private readonly failures = new Map<string, number>();
 
@@ -79,11 +80,21 @@ export class ClockDriver {
    */
   advance(tenant: Tenant, target: (now: number) => number): Promise<{ now: number; fired: number }> {
     return this.serialised(tenant, async () => {
-      const to = target(tenant.clock.now());
-      if (to < tenant.clock.now()) throw new RangeError("the clock never goes backwards");
+      const targetOf = () => {
+        const to = target(tenant.clock.now());
+        if (to < tenant.clock.now()) throw new RangeError("the clock never goes backwards");
+        return to;
+      };
+      const move = async (to: number) => {
+        const fired = await this.runDue(tenant, to, true);
+        if (to > tenant.clock.now()) tenant.clock.configure({ now: to });
+        return fired;
+      };
+      const to = this.store.shared ? 0 : targetOf();
       await this.dispatcher?.idle(tenant); // attempts already under way finish at the time they started
-      const fired = await this.runDue(tenant, to, true);
-      if (to > tenant.clock.now()) tenant.clock.configure({ now: to });
+      // Shared: the target is taken and the move made in one change, under the merchant's lock, so
+      // "+5 s" twice is +10 s whichever process ran each.
+      const fired = this.store.shared ? await this.store.change(tenant, () => move(targetOf())) : await move(to);
       await this.dispatcher?.idle(tenant);
       this.arm(tenant);
       return { now: tenant.clock.now(), fired };
@@ -98,7 +109,9 @@ export class ClockDriver {
    */
   async catchUp(tenant: Tenant): Promise<void> {
     if (!this.due(tenant)) return;
-    await this.runDue(tenant, tenant.clock.now(), false);
+    // Shared: the timers fire under the merchant's lock, on its copy as the store holds it.
+    if (this.store.shared) await this.store.change(tenant, () => this.runDue(tenant, tenant.clock.now(), false));
+    else await this.runDue(tenant, tenant.clock.now(), false);
   }
 
   /**
@@ -178,8 +191,26 @@ export class ClockDriver {
     this.wakeUpAfter(tenant, next.at, wait, true);
   }
 
+  /**
+   * Background work found due by a shared store's poller (this process may not have armed a wake-up
+   * for it: another made the change): the merchant as the store holds it, its due timers fired and
+   * the events waiting delivered.
+   */
+  wake(tenant: Tenant): Promise<void> {
+    return this.serialised(tenant, async () => {
+      const freshening = this.store.fresh(tenant);
+      if (freshening) await freshening;
+      await this.catchUp(tenant);
+      if (tenant.state.outbox.length > 0) await this.commitAndDeliver(tenant);
+      this.arm(tenant);
+    });
+  }
+
   /** A catch-up for a read (a page view): what it emitted is saved and delivered in the background. */
   async catchUpForRead(tenant: Tenant): Promise<void> {
+    // The pages show the merchant's traffic too (its request log, checks, doctor scorecard).
+    const freshening = this.store.fresh(tenant, { requestLog: true });
+    if (freshening) await freshening;
     await this.catchUp(tenant);
     if (tenant.state.outbox.length > 0) void this.commitAndDeliver(tenant).catch(() => undefined); // the store logs and undoes a failed save
   }
@@ -269,13 +300,7 @@ export class ClockDriver {
   }
 
   private serialised<T>(tenant: Tenant, work: () => Promise<T>): Promise<T> {
-    const previous = this.queues.get(tenant.id) ?? Promise.resolve();
-    const result = previous.then(work, work);
-    const settled = result.then(() => undefined, () => undefined);
-    this.queues.set(tenant.id, settled);
-    void settled.then(() => {
-      if (this.queues.get(tenant.id) === settled) this.queues.delete(tenant.id);
-    });
-    return result;
+    return this.queues.run(tenant.id, work);
   }
+
 }

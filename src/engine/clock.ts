@@ -60,6 +60,21 @@ export class Clock {
     this.changes += 1;
   }
 
+  /**
+   * Puts the clock where another process left it: `settings.now` was its time at the wall instant
+   * `wallAt` (that process's wall clock, read no later than the clock), so a realtime clock has run
+   * on since, at its speed.
+   */
+  restoreAt(settings: ClockSettings, wallAt: number): void {
+    this.mode = settings.mode;
+    this.speed = settings.speed;
+    this.anchorSim = settings.now ?? wallAt;
+    // Never before the time it was kept at, even when this process's wall clock is behind the other's:
+    // records made from here on must not come before those already made.
+    this.anchorWall = Math.min(wallAt, this.wall());
+    this.changes += 1;
+  }
+
   /** Moves a clock forward by `ms` (both modes: realtime keeps running from the new point). */
   advanceBy(ms: number): number {
     if (!(ms >= 0)) throw new RangeError("the clock never goes backwards");

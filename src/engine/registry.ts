@@ -50,12 +50,14 @@ export class MerchantLimitError extends Error {
 const keyOf = (kind: ClaimKind, value: string) => `${kind}:${value}`;
 
 /** The sandbox-wide identifiers a merchant's state holds. */
-function claimedBy(state: TenantState): string[] {
-  const keys: string[] = [];
-  for (const [reference, c] of state.checkouts) keys.push(keyOf("checkout", reference), keyOf("account", c.account_number));
-  for (const number of state.virtualAccounts.keys()) keys.push(keyOf("account", number));
-  return keys;
+export function claimsOf(state: TenantState): Array<{ kind: ClaimKind; value: string }> {
+  const claims: Array<{ kind: ClaimKind; value: string }> = [];
+  for (const [reference, c] of state.checkouts) claims.push({ kind: "checkout", value: reference }, { kind: "account", value: c.account_number });
+  for (const number of state.virtualAccounts.keys()) claims.push({ kind: "account", value: number });
+  return claims;
 }
+
+const claimedBy = (state: TenantState): string[] => claimsOf(state).map((c) => keyOf(c.kind, c.value));
 
 export class Registry {
   private readonly tenants = new Map<string, Tenant>();

@@ -8,10 +8,11 @@ import type { Context, MiddlewareHandler } from "hono";
 import { admit } from "../domain/attempt-caps.js";
 import { MINUTE } from "../domain/limits.js";
 import type { Registry } from "../engine/registry.js";
+import type { TenantStore } from "../engine/tenant-store.js";
 import type { Tenant } from "../engine/tenant.js";
 import { resolveClientIp } from "./client-ip.js";
 import type { AppEnv } from "./env.js";
-import { ApiError } from "./errors.js";
+import { ApiError, INVALID_CREDENTIALS } from "./errors.js";
 
 const digest = (value: string) => createHash("sha256").update(value).digest();
 
@@ -56,11 +57,20 @@ export function merchantOf(registry: Registry, apiKey: string, apiSecret: string
  * `accountRules: false` (the control API) checks the credentials only: a merchant's own allowlist or
  * request cap must never lock it out of the levers that change them.
  */
-export const requireMerchant = (opts: AuthOptions): MiddlewareHandler<AppEnv> =>
+export const requireMerchant = (opts: AuthOptions & { store: TenantStore }): MiddlewareHandler<AppEnv> =>
   async function requireMerchant(c, next) {
+    const resolving = resolveKey(c, opts.store);
+    if (resolving) await resolving;
     authenticate(c, opts);
     await next();
   };
+
+/** A shared store first makes sure the merchant holding the request's key is known here; `undefined`: nothing to wait for. */
+export function resolveKey(c: Context<AppEnv>, store: TenantStore): Promise<void> | undefined {
+  if (!store.shared) return undefined;
+  const apiKey = c.req.header("x-api-key");
+  return apiKey ? store.resolveKey(apiKey) : undefined;
+}
 
 export interface AuthOptions {
   registry: Registry;
@@ -77,7 +87,7 @@ export function authenticate(c: Context<AppEnv>, opts: AuthOptions): void {
   }
   const tenant = merchantOf(opts.registry, apiKey, apiSecret);
   if (!tenant) {
-    throw new ApiError("INVALID_CREDENTIALS", "The API key and secret do not match an active account.");
+    throw new ApiError("INVALID_CREDENTIALS", INVALID_CREDENTIALS);
   }
   const ip = resolveClientIp(c, opts.trustProxy);
   c.set("clientIp", ip);

@@ -5,6 +5,7 @@
  */
 import type { MiddlewareHandler } from "hono";
 import type { Registry } from "../engine/registry.js";
+import type { TenantStore } from "../engine/tenant-store.js";
 import { requireMerchant } from "./auth.js";
 import type { AppEnv } from "./env.js";
 import { perIpQuota } from "./quotas.js";
@@ -14,12 +15,14 @@ export interface OpenQuotas {
   scenarioLoadsPerMinute: number;
 }
 
-export function controlAuth(registry: Registry, trustProxy: boolean, quotas: OpenQuotas = { signupsPerMinute: 0, scenarioLoadsPerMinute: 0 }): MiddlewareHandler<AppEnv> {
+export function controlAuth(registry: Registry, store: TenantStore, trustProxy: boolean, quotas: OpenQuotas = { signupsPerMinute: 0, scenarioLoadsPerMinute: 0 }): MiddlewareHandler<AppEnv> {
+  // A shared store counts on the registry's wall clock, as every process reads it.
+  const counted = store.shared ? { store, now: registry.wall } : {};
   const open: Record<string, MiddlewareHandler<AppEnv>> = {
-    "/sandbox/v1/merchants": perIpQuota({ perMinute: quotas.signupsPerMinute, what: "sign-ups", trustProxy }),
-    "/sandbox/v1/scenarios": perIpQuota({ perMinute: quotas.scenarioLoadsPerMinute, what: "scenario loads", trustProxy }),
+    "/sandbox/v1/merchants": perIpQuota({ perMinute: quotas.signupsPerMinute, what: "sign-ups", trustProxy, ...counted }),
+    "/sandbox/v1/scenarios": perIpQuota({ perMinute: quotas.scenarioLoadsPerMinute, what: "scenario loads", trustProxy, ...counted }),
   };
-  const keys = requireMerchant({ registry, trustProxy, accountRules: false });
+  const keys = requireMerchant({ registry, store, trustProxy, accountRules: false });
   return (c, next) => {
     const quota = c.req.method === "POST" ? open[c.req.path] : undefined;
     return quota ? quota(c, next) : keys(c, next);

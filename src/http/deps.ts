@@ -21,6 +21,14 @@ export interface Deps {
   store: TenantStore;
   /** Changes made outside the merchant pipeline (scenario loads, page actions): kept, then delivered and re-armed. */
   commits: Commits;
+  /** A node of a cluster (PostgreSQL --data): what /health says of it. */
+  node?: () => NodeReport;
   /** The keys /docs pre-fills for "try it" (the demo merchant's), while it exists. */
   tryItKeys(): { apiKey: string; apiSecret: string } | undefined;
+}
+
+/** A cluster node's own report on /health: its id and its store's state (never a password). */
+export interface NodeReport {
+  node: string;
+  store: { kind: string; state: "ok" | "failing" | "draining" } & Record<string, unknown>;
 }

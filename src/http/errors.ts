@@ -9,6 +9,10 @@ import { DomainError, type DomainErrorCode, type ErrorDetails } from "../domain/
 import { AFTER_COMMIT_ADVICE, type ResponseOperation } from "../domain/outcomes.js";
 import { StoreUnavailable } from "../store/file-store.js";
 import { MerchantLimitError } from "../engine/registry.js";
+import { MerchantGone } from "../engine/tenant-store.js";
+
+/** What a key that matches no merchant is told, whichever process found it so. */
+export const INVALID_CREDENTIALS = "The API key and secret do not match an active account.";
 
 export type ErrorCode =
   | DomainErrorCode
@@ -119,6 +123,7 @@ export const onError: ErrorHandler = (err, c) => {
     return errorResponse(c, err.code, err.message, err.details);
   }
   if (err instanceof StoreUnavailable) return errorResponse(c, "STORE_UNAVAILABLE", err.message);
+  if (err instanceof MerchantGone) return errorResponse(c, "INVALID_CREDENTIALS", INVALID_CREDENTIALS);
   if (err instanceof MerchantLimitError) return errorResponse(c, "MERCHANT_LIMIT_REACHED", err.message);
   if (err instanceof HTTPException) {
     // Hono's own validators and body limit raise these for input the client got wrong.

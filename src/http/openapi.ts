@@ -1,6 +1,6 @@
 /** Small builders for route definitions, so each route reads as request -> responses. */
 import type { z } from "@hono/zod-openapi";
-import { gatewayTimeoutMessage, INTERNAL_ERROR_MESSAGE } from "./errors.js";
+import { gatewayTimeoutMessage, INTERNAL_ERROR_MESSAGE, INVALID_CREDENTIALS } from "./errors.js";
 import type { ResponseOperation } from "../domain/outcomes.js";
 import { ErrorSchema } from "./schemas.js";
 import { BODY_LIMIT_BYTES, megabytes } from "./body-limit.js";
@@ -90,7 +90,7 @@ const GENERIC_ERRORS: Record<Exclude<ErrorStatus, 404 | 409 | 504>, Examples> = 
   400: { invalidJson: errorExample("The body is not valid JSON", "INVALID_JSON", "The request body is not valid JSON.") },
   401: {
     missingCredentials: errorExample("No X-Api-Key or X-Api-Secret header", "MISSING_CREDENTIALS", "Send both X-Api-Key and X-Api-Secret headers."),
-    invalidCredentials: errorExample("Unknown key, or a secret that does not match", "INVALID_CREDENTIALS", "The API key and secret do not match an active account."),
+    invalidCredentials: errorExample("Unknown key, or a secret that does not match", "INVALID_CREDENTIALS", INVALID_CREDENTIALS),
   },
   403: { ipNotWhitelisted: errorExample("The merchant has an IP allowlist without this address", "IP_NOT_WHITELISTED", "Requests from 203.0.113.7 are not allowed for this account.") },
   413: { payloadTooLarge: errorExample(`A body over ${megabytes(BODY_LIMIT_BYTES)}`, "PAYLOAD_TOO_LARGE", `The request body is larger than ${megabytes(BODY_LIMIT_BYTES)}.`) },

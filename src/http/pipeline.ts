@@ -9,7 +9,7 @@ import type { Registry } from "../engine/registry.js";
 import { DONE, type TenantStore } from "../engine/tenant-store.js";
 import type { Tenant } from "../engine/tenant.js";
 import type { WebhookDispatcher } from "../webhooks/dispatcher.js";
-import { authenticate } from "./auth.js";
+import { authenticate, resolveKey } from "./auth.js";
 import type { AppEnv } from "./env.js";
 import { answerError } from "./errors.js";
 import { checkJsonBody } from "./json-only.js";
@@ -58,8 +58,20 @@ export function commits(registry: Registry, driver: ClockDriver, dispatcher: Web
   return { change, created, afterWrite, afterRead };
 }
 
+/**
+ * Reads whose handler changes state (a status read that counts towards settling). A shared store runs
+ * them as changes, so that what they count is never made outside the merchant's lock.
+ */
+const MUTATING_READS: ReadonlySet<string> = new Set(["getPayoutStatus", "getVtuTransactionStatus"]);
+/**
+ * Control operations that make their own changes, step by step: an advance waits for webhook attempts
+ * already under way, which must be able to keep their own changes meanwhile. A shared store never
+ * runs them inside one change of the request.
+ */
+const SELF_COMMITTING: ReadonlySet<string> = new Set(["advanceClock"]);
+
 /** Control routes: a realtime merchant first catches up on timers already due, inside the request's change. */
-export function clockSync(driver: ClockDriver, store: TenantStore, { afterWrite, afterRead }: Commits): MiddlewareHandler<AppEnv> {
+export function clockSync(driver: ClockDriver, store: TenantStore, { afterWrite, afterRead }: Commits, operationOf: OperationOf): MiddlewareHandler<AppEnv> {
   return async function clockSync(c, next) {
     const tenant = c.get("tenant");
     if (!tenant) return next();
@@ -67,11 +79,16 @@ export function clockSync(driver: ClockDriver, store: TenantStore, { afterWrite,
       await driver.catchUp(tenant);
       await next();
     };
+    if (store.shared && SELF_COMMITTING.has(operationOf(c) ?? "")) {
+      await work();
+      return afterWrite(tenant);
+    }
     if (!reads(c)) {
       await store.change(tenant, work);
       return afterWrite(tenant);
     }
-    const freshening = store.fresh(tenant);
+    // Control reads (the request log, the checks) read the merchant's traffic too.
+    const freshening = store.fresh(tenant, { requestLog: true });
     if (freshening) await freshening;
     await work();
     await afterRead(c, tenant);
@@ -115,10 +132,12 @@ export function apiPipeline(o: PipelineOptions): MiddlewareHandler<AppEnv> {
   return async function apiPipeline(c, next) {
     const reading = checkJsonBody(c);
     if (reading) await reading;
+    const resolving = resolveKey(c, store);
+    if (resolving) await resolving;
     authenticate(c, auth);
     const tenant = c.get("tenant");
     try {
-      if (reads(c)) {
+      if (reads(c) && !(store.shared && MUTATING_READS.has(operationOf(c) ?? ""))) {
         const freshening = store.fresh(tenant);
         if (freshening) await freshening;
         if (driver.due(tenant)) await driver.catchUp(tenant);

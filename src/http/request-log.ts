@@ -13,6 +13,7 @@
 import type { Context, MiddlewareHandler } from "hono";
 import { keepBody, maskKey, touchedObjects, type LoggedRequest, type TouchedObject } from "../domain/request-log.js";
 import type { Registry } from "../engine/registry.js";
+import type { TenantStore } from "../engine/tenant-store.js";
 import type { Tenant } from "../engine/tenant.js";
 import { merchantOf } from "./auth.js";
 import { resolveClientIp } from "./client-ip.js";
@@ -109,7 +110,7 @@ function refusedMerchant(c: Context<AppEnv>, registry: Registry, status: number 
   return apiKey && apiSecret ? merchantOf(registry, apiKey, apiSecret) : undefined;
 }
 
-export const logRequests = (opts: { registry: Registry; trustProxy: boolean; operationOf: OperationOf }): MiddlewareHandler<AppEnv> =>
+export const logRequests = (opts: { registry: Registry; store: TenantStore; trustProxy: boolean; operationOf: OperationOf }): MiddlewareHandler<AppEnv> =>
   async function logRequests(c, next) {
     const started = performance.now();
     const wallAt = opts.registry.wall();
@@ -126,8 +127,8 @@ export const logRequests = (opts: { registry: Registry; trustProxy: boolean; ope
       if (tenant?.requestLog.enabled) {
         const made = jsonSent(c);
         let sent: Sent | undefined = made;
-        // Recorded before the answer leaves, so a client that reads the log next finds its request there.
-        // The bodies are already in memory: this waits on no I/O.
+        // Recorded before the answer leaves, so a client that reads the log next finds its request there,
+        // through any process. The bodies are already in memory: only a shared store waits (for its row).
         try {
           const requestBody = hasBody(c, status) ? await requestText(c) : null;
           if (!reset && !sent) {
@@ -135,7 +136,8 @@ export const logRequests = (opts: { registry: Registry; trustProxy: boolean; ope
             if (other !== null) sent = { object: parsed(other), text: other };
           }
           const clientIp = c.get("clientIp") ?? resolveClientIp(c, opts.trustProxy);
-          record(c, tenant, { reset, status, started, wallAt, clientIp, operation: opts.operationOf(c) ?? null, requestBody, sent, first: made?.first });
+          const keeping = record(c, tenant, opts.store, { reset, status, started, wallAt, clientIp, operation: opts.operationOf(c) ?? null, requestBody, sent, first: made?.first });
+          if (keeping) await keeping;
         } catch {
           // The log never costs a request its answer.
         }
@@ -146,6 +148,7 @@ export const logRequests = (opts: { registry: Registry; trustProxy: boolean; ope
 function record(
   c: Context<AppEnv>,
   tenant: Tenant,
+  store: TenantStore,
   m: {
     reset: boolean;
     status: number | null;
@@ -157,7 +160,7 @@ function record(
     sent: Sent | undefined;
     first: unknown;
   },
-): void {
+): Promise<void> | undefined {
   const status = m.status;
   const answer = m.reset ? null : (m.sent?.object ?? null);
   const request = keepBody(m.requestBody);
@@ -189,7 +192,7 @@ function record(
     // The replay marks its requests in the app's environment, which no client request can set.
     sample: c.env?.sampleActivity === true,
   };
-  tenant.requestLog.add(entry);
+  return store.logRequest(tenant, entry);
 }
 
 /**

@@ -67,12 +67,14 @@ function publicView(tenant: Tenant, c: Checkout): Partial<LinkPageData> {
 export function checkoutPages(deps: Deps) {
   // References are unique sandbox-wide, so the registry's index names the one merchant (no scan).
   const lookup = async (c: Context) => {
-    const found = deps.registry.findCheckout(c.req.param("reference") ?? "");
+    const reference = c.req.param("reference") ?? "";
+    const resolving = deps.store.resolveCheckout(reference);
+    if (resolving) await resolving;
+    const found = deps.registry.findCheckout(reference);
     if (!found) return undefined;
-    const freshening = deps.store.fresh(found.tenant);
-    if (freshening) await freshening;
     await deps.driver.catchUpForRead(found.tenant);
-    return found;
+    // Found again: a merchant brought up to date by its store holds new records.
+    return deps.store.shared ? deps.registry.findCheckout(reference) : found;
   };
   const page = (variant: "branded" | "processor") => async (c: Context) => {
     const found = await lookup(c);

@@ -178,7 +178,7 @@ function NotFound(props: { nonce: string; path: string }) {
 
 export function dashboardRoutes(opts: Deps) {
   const app = new Hono<AppEnv>();
-  app.use("/dashboard/fragments/*", requireMerchant({ registry: opts.registry, trustProxy: opts.trustProxy, accountRules: false }));
+  app.use("/dashboard/fragments/*", requireMerchant({ registry: opts.registry, store: opts.store, trustProxy: opts.trustProxy, accountRules: false }));
   // One request of the log, whole (the Logs view opens it).
   app.get("/dashboard/fragments/logs/:seq", async (c) => {
     const seq = Number(c.req.param("seq"));

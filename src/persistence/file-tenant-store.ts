@@ -6,7 +6,7 @@
 import type { Snapshot } from "../domain/snapshot.js";
 import type { ClockDriver } from "../engine/clock-driver.js";
 import type { Registry } from "../engine/registry.js";
-import type { StoreHealth, TenantStore } from "../engine/tenant-store.js";
+import { LOCAL_TRAFFIC, type StoreHealth, type TenantStore } from "../engine/tenant-store.js";
 import { liveOf, snapshotOf, type Tenant } from "../engine/tenant.js";
 import { FileStore, type FileStoreOptions, type StoreIO } from "../store/file-store.js";
 
@@ -42,9 +42,23 @@ export class FileTenantStore implements TenantStore {
     return tenants;
   }
 
+  resolveKey(): undefined {
+    return undefined;
+  }
+
+  resolveCheckout(): undefined {
+    return undefined;
+  }
+
   fresh(): undefined {
     return undefined;
   }
+
+  readonly logRequest = LOCAL_TRAFFIC.logRequest;
+  readonly clearRequestLog = LOCAL_TRAFFIC.clearRequestLog;
+  readonly quota = LOCAL_TRAFFIC.quota;
+  readonly keepSideRecord = LOCAL_TRAFFIC.keepSideRecord;
+  readonly sideRecord = LOCAL_TRAFFIC.sideRecord;
 
   async change<T>(tenant: Tenant, work: () => T | Promise<T>): Promise<T> {
     const result = await work();

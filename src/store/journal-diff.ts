@@ -166,6 +166,15 @@ export class Tracker {
     this.cardTx = new Map([...m.state.cardTransactions].map(([id, list]) => [id, list.length]));
   }
 
+  /**
+   * Makes the next write hold `section` whatever it is then: what the live merchant shows of it was
+   * derived here rather than read back (a realtime clock run on from another process's commit by
+   * this process's wall clock), so the other processes must be told it.
+   */
+  unwritten(section: WholeSection): void {
+    this.texts.set(section, "");
+  }
+
   /** The operations since the last write (none: nothing changed), taken as written. */
   diff(m: LiveMerchant): Op[] {
     if (m.state !== this.state || m.state.changed !== this.marks) {

@@ -20,8 +20,9 @@ export async function readText(path: string): Promise<string | null> {
 
 /** A change could not be made durable, so it was undone. */
 export class StoreUnavailable extends Error {
-  constructor(readonly reason: string) {
-    super(`The change could not be saved (${reason}); nothing was applied. Retry once the disk is writable again.`);
+  /** `message` replaces the folder store's wording (a database's store says what to wait for). */
+  constructor(readonly reason: string, message?: string) {
+    super(message ?? `The change could not be saved (${reason}); nothing was applied. Retry once the disk is writable again.`);
     this.name = "StoreUnavailable";
   }
 }

@@ -13,6 +13,7 @@ import type { DeliveryTrigger, Timer, WebhookDelivery } from "../domain/records.
 import type { DomainContext } from "../domain/context.js";
 import type { TenantState } from "../domain/state.js";
 import { afterAttempt, CAPTURE_URL, captureAnswer, failEvent, isDelivered, parseAttemptTimerRef, planAttempt, releaseHeld, type PlannedAttempt } from "../domain/webhook-policy.js";
+import { LEASE_MARGIN_MS, type AttemptLeases } from "../engine/attempt-leases.js";
 import { keepInBackground, MemoryTenantStore, type TenantStore } from "../engine/tenant-store.js";
 import { contextOf, type Tenant } from "../engine/tenant.js";
 import { signPayload } from "./sign.js";
@@ -27,6 +28,8 @@ export interface DispatcherOptions {
   onTimersChanged?: (tenant: Tenant) => void;
   /** Where the phases of an attempt are kept, as changes of the merchant (default: memory). */
   store?: TenantStore;
+  /** A shared store's leases on attempts in flight, so that another process sends an attempt again after this one died. */
+  leases?: AttemptLeases;
 }
 
 /** The receiver's answer to an attempt, as the transport reports it. */
@@ -66,12 +69,50 @@ export class WebhookDispatcher {
 
   /** Starts the first attempt of every new event; resolves when those attempts are done. */
   drain(tenant: Tenant): Promise<void> {
+    if (this.store.shared) return this.drainShared(tenant);
     const started: Promise<unknown>[] = [];
     while (tenant.state.outbox.length > 0) {
       const event = tenant.state.events.get(tenant.state.outbox.shift()!);
       if (event) started.push(this.track(tenant, this.attempt(tenant, event, "initial"), event));
     }
     return Promise.all(started).then(() => undefined);
+  }
+
+  /**
+   * A shared store: each event leaves the outbox in the change that plans its first attempt (and
+   * leases it), so an event is never taken off and then lost with a process that died.
+   */
+  private async drainShared(tenant: Tenant): Promise<void> {
+    const started: Promise<unknown>[] = [];
+    for (;;) {
+      let next: { event: WebhookEvent; planned: Planned | undefined } | null | undefined;
+      try {
+        next = await this.store.change(tenant, async () => {
+          const id = tenant.state.outbox.shift();
+          if (id === undefined) return null;
+          const event = tenant.state.events.get(id);
+          return event && { event, planned: await this.planShared(tenant, event, "initial") };
+        });
+      } catch (err) {
+        // Nothing was taken off the outbox: the store's poller finds the merchant due and drains it later.
+        console.error(`[merchant-sandbox] merchant ${tenant.id}: webhooks could not start:`, err instanceof Error ? err.message : err);
+        break;
+      }
+      if (next === null) break;
+      const planned = next?.planned;
+      if (next && planned && !("logged" in planned)) started.push(this.track(tenant, this.carryOut(tenant, next.event, "initial", planned), next.event));
+    }
+    await Promise.all(started);
+  }
+
+  /**
+   * An attempt whose lease ran out (taken over from a process that died): sent again as planned, the
+   * same request, then recorded on the merchant as it stands.
+   */
+  resume(tenant: Tenant, attempt: PlannedAttempt): Promise<WebhookDelivery | undefined> {
+    const event = tenant.state.events.get(attempt.event_id);
+    const planned: Sendable = { attempt, ctx: { ...contextOf(tenant), state: tenant.state }, order: this.started++ };
+    return this.track(tenant, this.carryOut(tenant, event, attempt.trigger, planned), event);
   }
 
   /** A `webhook.attempt` timer is due: a retry, or an attempt deferred by a delay fault. */
@@ -126,22 +167,55 @@ export class WebhookDispatcher {
    * plan and the record are changes of the merchant, kept by the store.
    */
   private async attempt(tenant: Tenant, event: WebhookEvent, trigger: DeliveryTrigger): Promise<WebhookDelivery | undefined> {
-    const planning = this.phase(tenant, () => this.plan(tenant, event, trigger), (p) => p !== undefined && "logged" in p);
+    const planning = this.store.shared
+      ? this.store.change(tenant, () => this.planShared(tenant, event, trigger))
+      : this.phase(tenant, () => this.plan(tenant, event, trigger), (p) => p !== undefined && "logged" in p);
     const planned = planning instanceof Promise ? await planning : planning;
     if (!planned) return undefined;
     if ("logged" in planned) return planned.logged;
-    const { attempt, ctx } = planned;
+    return this.carryOut(tenant, event, trigger, planned);
+  }
+
+  /** The plan, and with a shared store the lease on an attempt to send, in one change. */
+  private async planShared(tenant: Tenant, event: WebhookEvent, trigger: DeliveryTrigger): Promise<Planned | undefined> {
+    const planned = this.plan(tenant, event, trigger);
+    if (planned && !("logged" in planned) && this.options.leases) {
+      await this.options.leases.take(tenant, planned.attempt, planned.ctx.config.webhook.timeout_seconds * 1000 + LEASE_MARGIN_MS);
+    }
+    return planned;
+  }
+
+  /** Send and record a planned attempt, then what it leads to (a duplicate, the release of held events). */
+  private async carryOut(tenant: Tenant, event: WebhookEvent | undefined, trigger: DeliveryTrigger, planned: Sendable): Promise<WebhookDelivery | undefined> {
+    const { attempt } = planned;
     const sending = this.send(planned);
     const answer = sending ? await sending : undefined;
-    const recording = this.phase(tenant, () => this.record(tenant, event, planned, answer), () => true);
-    const delivery = recording instanceof Promise ? await recording : recording;
+    const recording = this.store.shared
+      ? this.store.change(tenant, () => this.recordShared(tenant, planned, answer))
+      : this.phase(tenant, () => this.record(tenant, event!, planned, answer), () => true);
+    const recorded = recording instanceof Promise ? await recording : recording;
+    if (!recorded) return undefined;
+    const { delivery, event: current } = "delivery" in recorded ? recorded : { delivery: recorded, event: event! };
 
-    if (attempt.fault === "duplicate") await this.attempt(tenant, event, "duplicate");
+    if (attempt.fault === "duplicate") await this.attempt(tenant, current, "duplicate");
     if (delivery.outcome === "delivered" && trigger !== "duplicate") {
-      const releasing = this.phase(tenant, () => releaseHeld(ctx.state, event.id), () => false);
+      const releasing = this.phase(tenant, () => releaseHeld(this.store.shared ? tenant.state : planned.ctx.state, current.id), () => false);
       for (const held of releasing instanceof Promise ? await releasing : releasing) await this.attempt(tenant, held, "released");
     }
     return delivery;
+  }
+
+  /**
+   * A shared store's record: the lease given back first (when another process took the attempt over,
+   * it records it), then the answer applied to the merchant as the store now holds it (another process
+   * may have changed it while the attempt was in flight), with the settings the attempt started with.
+   */
+  private async recordShared(tenant: Tenant, planned: Sendable, answer: AttemptAnswer | undefined): Promise<{ delivery: WebhookDelivery; event: WebhookEvent } | undefined> {
+    if (this.options.leases && !(await this.options.leases.release(tenant, planned.attempt.id))) return undefined;
+    const event = tenant.state.events.get(planned.attempt.event_id);
+    if (!event) return undefined; // reset or replaced meanwhile: nothing left to record it on
+    const current: Sendable = { ...planned, ctx: { ...planned.ctx, state: tenant.state } };
+    return { delivery: this.record(tenant, event, current, answer), event };
   }
 
   /**

@@ -100,6 +100,73 @@ describe("RequestLog, the ring", () => {
   });
 });
 
+describe("RequestLog, adopting seqs given elsewhere (a shared store)", () => {
+  const given = (seq: number, over: Parameters<typeof entry>[0] = {}) => ({ ...entry(over), seq });
+
+  it("adopting entries in seq order leaves the log as adding them would, through both bounds", () => {
+    const body = "x".repeat(LOGGED_BODY_BYTES);
+    const sized = (i: number) => (i % 3 === 0 ? { request_body: body, response_body: body } : { path: `/p/${i}` });
+    for (const capacity of [3, 10_000]) {
+      const added = new RequestLog(capacity);
+      const adopted = new RequestLog(capacity);
+      const count = capacity === 3 ? 8 : Math.ceil((3 * REQUEST_LOG_BYTES) / entryBytes(entry(sized(0))));
+      for (let i = 1; i <= count; i++) {
+        added.add(entry(sized(i)));
+        adopted.adopt(given(i, sized(i)));
+      }
+      expect(adopted.all()).toEqual(added.all());
+      expect([adopted.next, adopted.size, adopted.bytes]).toEqual([added.next, added.size, added.bytes]);
+    }
+  });
+
+  it("a seq past `next` skips the ones between: what it held goes, and reads by seq stay right", () => {
+    const heard: number[] = [];
+    const log = new RequestLog(5, (delta) => heard.push(delta));
+    log.adopt(given(1));
+    log.adopt(given(2));
+    log.adopt(given(7));
+    expect(seqs(log.all())).toEqual([7]);
+    expect(log.next).toBe(8);
+    expect(log.get(2)).toBeUndefined();
+    expect(log.get(7)?.seq).toBe(7);
+    expect(heard.reduce((a, b) => a + b, 0)).toBe(log.bytes);
+    expect(log.add(entry()).seq).toBe(8);
+  });
+
+  it("refuses a seq already given, so seqs only ever grow", () => {
+    const log = new RequestLog(5);
+    log.adopt(given(3));
+    expect(() => log.adopt(given(3))).toThrow(RangeError);
+    expect(() => log.adopt(given(1))).toThrow(RangeError);
+    expect(() => log.adopt(given(4.5))).toThrow(RangeError);
+    expect(seqs(log.all())).toEqual([3]);
+  });
+
+  it("skipTo drops the entries below a seq (a clear made elsewhere) and moves `next` up to it, never down", () => {
+    const heard: number[] = [];
+    const log = new RequestLog(5, (delta) => heard.push(delta));
+    for (let i = 0; i < 4; i++) log.add(entry());
+    log.skipTo(3);
+    expect(seqs(log.all())).toEqual([3, 4]);
+    expect(log.next).toBe(5);
+    log.skipTo(2);
+    expect(seqs(log.all())).toEqual([3, 4]);
+    log.skipTo(9);
+    expect(log.size).toBe(0);
+    expect(log.next).toBe(9);
+    expect(heard.reduce((a, b) => a + b, 0)).toBe(0);
+    log.adopt(given(9));
+    expect(log.get(9)?.seq).toBe(9);
+  });
+
+  it("with capacity 0 it holds nothing but follows the seqs", () => {
+    const log = new RequestLog(0);
+    log.adopt(given(4));
+    expect(log.size).toBe(0);
+    expect(log.next).toBe(5);
+  });
+});
+
 describe("what an entry keeps", () => {
   it("masks a key to its first 8 and last 4 characters, and a short one wholly", () => {
     expect(maskKey("pk_test_demo_4b1f0c9e7a2d46d1")).toBe("pk_test_…46d1");

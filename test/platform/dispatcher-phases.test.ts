@@ -9,7 +9,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { MemoryTenantStore, type TenantStore } from "../../src/engine/tenant-store.js";
+import { LOCAL_TRAFFIC, MemoryTenantStore, type TenantStore } from "../../src/engine/tenant-store.js";
 import type { Tenant } from "../../src/engine/tenant.js";
 import { FileTenantStore } from "../../src/persistence/file-tenant-store.js";
 import { createRuntime } from "../../src/runtime.js";
@@ -79,6 +79,9 @@ describe("webhook delivery phases", () => {
     const shared: TenantStore = {
       kind: "memory",
       shared: true,
+      ...LOCAL_TRAFFIC,
+      resolveKey: () => undefined,
+      resolveCheckout: () => undefined,
       fresh: () => undefined,
       async change<T>(t: Tenant, work: () => T | Promise<T>): Promise<T> {
         await Promise.resolve(); // another process's store answers later, never in the same tick
@@ -98,12 +101,14 @@ describe("webhook delivery phases", () => {
       const c = client(await h.merchant({ webhook_capture: { fail_first: 0 } }));
       await c.transferIn((await c.virtualAccount()).account_number);
       await c.flush();
-      const planned = changes.filter((x) => x.result?.attempt);
-      const recorded = changes.filter((x) => typeof x.result?.id === "string" && x.result.id.startsWith("DLV"));
+      // The plan's change takes the event off the outbox and plans it; the record's applies the answer.
+      const planned = changes.filter((x) => x.result?.planned?.attempt);
+      const recorded = changes.filter((x) => typeof x.result?.delivery?.id === "string" && x.result.delivery.id.startsWith("DLV"));
       expect(planned).toHaveLength(1);
-      expect(planned[0]).toMatchObject({ before: 0, after: 0, result: { attempt: { trigger: "initial", url: "sandbox:webhook-capture", fault: null } } });
+      expect(planned[0]).toMatchObject({ before: 0, after: 0, result: { planned: { attempt: { trigger: "initial", url: "sandbox:webhook-capture", fault: null } } } });
       expect(recorded).toHaveLength(1);
-      expect(recorded[0]).toMatchObject({ before: 0, after: 1, result: { id: planned[0]!.result.attempt.id, nonce: planned[0]!.result.attempt.nonce, outcome: "delivered" } });
+      const attempt = planned[0]!.result.planned.attempt;
+      expect(recorded[0]).toMatchObject({ before: 0, after: 1, result: { delivery: { id: attempt.id, nonce: attempt.nonce, outcome: "delivered" } } });
       expect(changes.indexOf(planned[0]!)).toBeLessThan(changes.indexOf(recorded[0]!));
       expect((await c.events())[0]).toMatchObject({ status: "delivered", attempts: 1 });
     } finally {

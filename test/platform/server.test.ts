@@ -68,7 +68,7 @@ describe("CLI", () => {
 
   it("settings come from env MERCHANT_SANDBOX_* and flags win", () => {
     const env = { MERCHANT_SANDBOX_PORT: "5123", MERCHANT_SANDBOX_TRUST_PROXY: "true", MERCHANT_SANDBOX_HOST: "0.0.0.0" };
-    const defaults = { scenario: [], shared: false, max_merchants: 20_000, snapshot_limit_mb: 5, request_log: 500, log_budget_mb: 256 };
+    const defaults = { scenario: [], shared: false, max_merchants: 20_000, snapshot_limit_mb: 5, request_log: 500, log_budget_mb: 256, pg_pool_size: 10, pg_statement_timeout_ms: 5000 };
     expect(parseSettings([], env)).toEqual({ settings: { ...defaults, host: "0.0.0.0", port: 5123, trust_proxy: true } });
     expect(parseSettings(["--port", "4999"], env)).toEqual({ settings: { ...defaults, host: "0.0.0.0", port: 4999, trust_proxy: true } });
     expect(parseSettings([], {})).toEqual({ settings: { ...defaults, host: "127.0.0.1", port: 4010, trust_proxy: false } });
@@ -90,7 +90,7 @@ describe("start --scenario and --config", () => {
   it("reads a YAML or JSON config file, below env and flags", () => {
     const read = configFiles({ "sandbox.yaml": "port: 5001\nhost: 0.0.0.0\nseed: abc\n", "bad.yaml": "colour: blue\n" });
     expect(parseSettings(["--config", "sandbox.yaml"], {}, read)).toEqual({
-      settings: { host: "0.0.0.0", port: 5001, seed: "abc", trust_proxy: false, scenario: [], shared: false, max_merchants: 20_000, snapshot_limit_mb: 5, request_log: 500, log_budget_mb: 256 },
+      settings: { host: "0.0.0.0", port: 5001, seed: "abc", trust_proxy: false, scenario: [], shared: false, max_merchants: 20_000, snapshot_limit_mb: 5, request_log: 500, log_budget_mb: 256, pg_pool_size: 10, pg_statement_timeout_ms: 5000 },
     });
     expect(parseSettings(["--config", "sandbox.yaml", "--port", "6000"], { MERCHANT_SANDBOX_SEED: "env" }, read)).toMatchObject({
       settings: { port: 6000, seed: "env" },

@@ -52,7 +52,8 @@ export function doctorRoutes({ doctor, dispatcher, shared }: Deps) {
         ids,
       });
     } finally {
-      admission.done(card);
+      // Kept (with a shared store, in the database) before the answer goes, so any node shows it next.
+      await admission.done(card);
     }
     return c.json(ok(card), 200);
   });

@@ -11,6 +11,7 @@ import { MerchantSettingsSchema, NewMerchantSchema } from "../../domain/merchant
 import { thousands } from "../../domain/money.js";
 import type { ClockMode, MerchantConfig } from "../../domain/records.js";
 import { AT, DEMO, DEMO_BALANCE, DEMO_CONFIG } from "../../http/demo-examples.js";
+import { INVALID_CREDENTIALS } from "../../http/errors.js";
 import { body, errorExample, json } from "../../http/openapi.js";
 import { routes, Success } from "../../http/route.js";
 import { controlErrors, openErrors, validationError } from "../errors.js";
@@ -254,7 +255,7 @@ sandbox restarts. At the next start the demo merchant is created again, fresh, w
     }),
     ...controlErrors({
       401: {
-        alreadyDeleted: errorExample("Keys of a merchant already deleted (or never created)", "INVALID_CREDENTIALS", "The API key and secret do not match an active account."),
+        alreadyDeleted: errorExample("Keys of a merchant already deleted (or never created)", "INVALID_CREDENTIALS", INVALID_CREDENTIALS),
         missingCredentials: errorExample("No X-Api-Key or X-Api-Secret header", "MISSING_CREDENTIALS", "Send both X-Api-Key and X-Api-Secret headers."),
       },
     }),

@@ -6,7 +6,7 @@ import { tenantOf, ok, okFields } from "../../http/route.js";
 import { router } from "../../http/validation.js";
 import * as op from "./routes.js";
 
-export function requestLogRoutes(_deps: Deps) {
+export function requestLogRoutes({ store }: Deps) {
   return router()
     .openapi(op.list, (c) => {
       const { page, per_page, ...filter } = c.req.valid("query");
@@ -21,10 +21,10 @@ export function requestLogRoutes(_deps: Deps) {
       if (!entry) throw new ApiError("NOT_FOUND", op.notInLog(seq, tenant.requestLog));
       return c.json(ok(requestView(entry, tenant.state)), 200);
     })
-    .openapi(op.clear, (c) => {
-      const log = tenantOf(c).tenant.requestLog;
-      const count = log.size;
-      log.clear();
+    .openapi(op.clear, async (c) => {
+      // Through the store: a shared one clears the log for every process.
+      const clearing = store.clearRequestLog(tenantOf(c).tenant);
+      const count = typeof clearing === "number" ? clearing : await clearing;
       return c.json(okFields({ message: op.cleared(count) }), 200);
     });
 }

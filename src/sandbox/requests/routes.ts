@@ -189,7 +189,9 @@ log off) and ${REQUEST_LOG_BYTES / MB} MB (estimated: bodies, headers and ${ENTR
 ${BODY_KB} KB (\`request_body_truncated\`, \`response_body_truncated\`). The request and delivery logs of all
 merchants together hold at most \`--log-budget-mb\` (${DEFAULT_LOG_BUDGET_MB} MB by default): past it the largest logs lose their
 oldest entries first, so a busy merchant's log may hold fewer. The log is traffic, not state: it is never in a snapshot or a \`--data\` file, it stays
-through POST /sandbox/v1/reset and PUT /sandbox/v1/snapshot, and a restart empties it. \`log\` tells whether it is on
+through POST /sandbox/v1/reset and PUT /sandbox/v1/snapshot, and a restart empties it. With \`--data postgres://…\` it is kept
+in the database for every node instead: any node lists the requests every node served, in one seq order, and it stays
+through a node's restart. \`log\` tells whether it is on
 (\`enabled\`), its \`capacity\`, how many requests it holds (\`size\`) and the seq the next request will get
 (\`next_seq\`).
 

@@ -13,7 +13,7 @@ export type Tx = postgres.TransactionSql<{}>;
 /** For functions that run the same in or out of a transaction. */
 export type Db = Sql | Tx;
 
-export const POSTGRES_URL = /^postgres(ql)?:\/\//i;
+const POSTGRES_URL = /^postgres(ql)?:\/\//i;
 
 export function isPostgresUrl(value: string): boolean {
   return POSTGRES_URL.test(value);
