@@ -352,6 +352,11 @@ for (const r of results.dataStore) log("data store", JSON.stringify(r));
 
 results.soak = await soak(SOAK_MINUTES);
 
+// Nodes on one PostgreSQL beside memory and --data (bench/cluster.mjs); it says so and is skipped when
+// PostgreSQL's server binaries are missing.
+[results.cluster] = await runNode([join(HERE, "cluster.mjs"), "--json", ...(QUICK ? ["--quick"] : [])]);
+if (results.cluster.skipped) log(`cluster benchmark skipped: ${results.cluster.skipped}`);
+
 // Kept beside RESULTS.md's making, so a report can be rewritten without measuring again.
 const raw = join(tmpdir(), `msb-bench-results-${process.pid}.json`);
 writeFileSync(raw, JSON.stringify({ method: METHOD, quick: QUICK, ...results }));
