@@ -17,6 +17,8 @@ import { markRequest } from "./request-log.js";
 import { applyResponseFault, decideResponseFault, type OperationOf } from "./response-faults.js";
 
 export interface Commits {
+  /** Runs `work` on the merchant as one change, kept before it resolves (a request's own change: the caller then calls afterWrite). */
+  keep<T>(tenant: Tenant, work: () => T | Promise<T>): Promise<T>;
   /** Runs `work` on the merchant as one change, kept before it resolves; then its webhooks start and its wake-up is re-armed. */
   change<T>(tenant: Tenant, work: () => T | Promise<T>): Promise<T>;
   /** New merchants (a scenario load), kept; each one's webhooks and wake-up start once it is. */
@@ -36,8 +38,21 @@ export function commits(registry: Registry, driver: ClockDriver, dispatcher: Web
     driver.arm(t);
   };
   const live = (t: Tenant) => registry.get(t.id) === t; // not deleted while the request ran
+  const keep = async <T>(t: Tenant, work: () => T | Promise<T>): Promise<T> => {
+    if (!store.shared) return store.change(t, work);
+    // Shared: the first attempts of the events the work emitted are planned in the same change, one
+    // commit for both; they start once it is kept.
+    let start: (() => Promise<void>) | undefined;
+    const result = await store.change(t, async () => {
+      const done = await work();
+      if (live(t) && t.state.outbox.length > 0) start = await dispatcher.planOutbox(t);
+      return done;
+    });
+    void start?.();
+    return result;
+  };
   const change = async <T>(t: Tenant, work: () => T | Promise<T>): Promise<T> => {
-    const result = await store.change(t, work);
+    const result = await keep(t, work);
     afterCommit(t);
     return result;
   };
@@ -55,7 +70,7 @@ export function commits(registry: Registry, driver: ClockDriver, dispatcher: Web
     driver.arm(t);
     return undefined;
   };
-  return { change, created, afterWrite, afterRead };
+  return { keep, change, created, afterWrite, afterRead };
 }
 
 /**
@@ -71,7 +86,7 @@ const MUTATING_READS: ReadonlySet<string> = new Set(["getPayoutStatus", "getVtuT
 const SELF_COMMITTING: ReadonlySet<string> = new Set(["advanceClock"]);
 
 /** Control routes: a realtime merchant first catches up on timers already due, inside the request's change. */
-export function clockSync(driver: ClockDriver, store: TenantStore, { afterWrite, afterRead }: Commits, operationOf: OperationOf): MiddlewareHandler<AppEnv> {
+export function clockSync(driver: ClockDriver, store: TenantStore, { keep, afterWrite, afterRead }: Commits, operationOf: OperationOf): MiddlewareHandler<AppEnv> {
   return async function clockSync(c, next) {
     const tenant = c.get("tenant");
     if (!tenant) return next();
@@ -84,7 +99,7 @@ export function clockSync(driver: ClockDriver, store: TenantStore, { afterWrite,
       return afterWrite(tenant);
     }
     if (!reads(c)) {
-      await store.change(tenant, work);
+      await keep(tenant, work);
       return afterWrite(tenant);
     }
     // Control reads (the request log, the checks) read the merchant's traffic too.
@@ -115,7 +130,7 @@ export interface PipelineOptions {
  */
 export function apiPipeline(o: PipelineOptions): MiddlewareHandler<AppEnv> {
   const { driver, store, operationOf, stopping } = o;
-  const { afterWrite, afterRead } = o.commits;
+  const { keep, afterWrite, afterRead } = o.commits;
   const auth = { registry: o.registry, trustProxy: o.trustProxy, accountRules: true };
   /** A write's stages, run as its change. */
   const write = async (c: Context<AppEnv>, next: Next, tenant: Tenant) => {
@@ -147,7 +162,7 @@ export function apiPipeline(o: PipelineOptions): MiddlewareHandler<AppEnv> {
         const saving = afterRead(c, tenant);
         if (saving) await saving;
       } else {
-        await store.change(tenant, () => write(c, next, tenant));
+        await keep(tenant, () => write(c, next, tenant));
         afterWrite(tenant);
       }
     } catch (err) {

@@ -46,6 +46,9 @@ interface Sendable {
 }
 type Planned = { logged: WebhookDelivery } | Sendable;
 
+/** Whether an attempt sends an HTTP request (not a dropped attempt, nor one to the built-in capture, which the sandbox answers itself). */
+const sendsRequest = (attempt: PlannedAttempt) => attempt.fault !== "drop" && attempt.url !== CAPTURE_URL;
+
 export class WebhookDispatcher {
   private readonly inflight = new Map<string, Set<Promise<unknown>>>();
   /** When each logged attempt started (this process only; saved deliveries are all complete). */
@@ -79,30 +82,41 @@ export class WebhookDispatcher {
   }
 
   /**
-   * A shared store: each event leaves the outbox in the change that plans its first attempt (and
-   * leases it), so an event is never taken off and then lost with a process that died.
+   * A shared store: the events leave the outbox in the change that plans (and leases) their first
+   * attempts, so an event is never taken off and then lost with a process that died. An outbox empty
+   * here costs nothing: events another process's change emitted are its own to start (or, if it died,
+   * its store's poller's).
    */
   private async drainShared(tenant: Tenant): Promise<void> {
-    const started: Promise<unknown>[] = [];
-    for (;;) {
-      let next: { event: WebhookEvent; planned: Planned | undefined } | null | undefined;
-      try {
-        next = await this.store.change(tenant, async () => {
-          const id = tenant.state.outbox.shift();
-          if (id === undefined) return null;
-          const event = tenant.state.events.get(id);
-          return event && { event, planned: await this.planShared(tenant, event, "initial") };
-        });
-      } catch (err) {
-        // Nothing was taken off the outbox: the store's poller finds the merchant due and drains it later.
-        console.error(`[merchant-sandbox] merchant ${tenant.id}: webhooks could not start:`, err instanceof Error ? err.message : err);
-        break;
-      }
-      if (next === null) break;
-      const planned = next?.planned;
-      if (next && planned && !("logged" in planned)) started.push(this.track(tenant, this.carryOut(tenant, next.event, "initial", planned), next.event));
+    if (tenant.state.outbox.length === 0) return;
+    let start: () => Promise<void>;
+    try {
+      start = await this.store.change(tenant, () => this.planOutbox(tenant));
+    } catch (err) {
+      // Nothing was taken off the outbox: the store's poller finds the merchant due and drains it later.
+      console.error(`[merchant-sandbox] merchant ${tenant.id}: webhooks could not start:`, err instanceof Error ? err.message : err);
+      return;
     }
-    await Promise.all(started);
+    await start();
+  }
+
+  /**
+   * Inside a change of a shared store: the outbox's events taken off and their first attempts planned
+   * and leased, in that change; what it returns starts them (once the change is kept) and resolves when
+   * they are done. A request's own change plans them this way, so the request and the plans are one commit.
+   */
+  async planOutbox(tenant: Tenant): Promise<() => Promise<void>> {
+    const planned: Array<{ event: WebhookEvent; sendable: Sendable }> = [];
+    while (tenant.state.outbox.length > 0) {
+      const event = tenant.state.events.get(tenant.state.outbox.shift()!);
+      if (!event) continue;
+      const p = await this.planShared(tenant, event, "initial");
+      if (!p || "logged" in p) continue;
+      // Nothing to send: recorded in this same change (one commit for the request, the plan and the record).
+      if (!sendsRequest(p.attempt)) await this.track(tenant, this.carryOut(tenant, event, "initial", p), event);
+      else planned.push({ event, sendable: p });
+    }
+    return () => Promise.all(planned.map(({ event, sendable }) => this.track(tenant, this.carryOut(tenant, event, "initial", sendable), event))).then(() => undefined);
   }
 
   /**
@@ -167,9 +181,17 @@ export class WebhookDispatcher {
    * plan and the record are changes of the merchant, kept by the store.
    */
   private async attempt(tenant: Tenant, event: WebhookEvent, trigger: DeliveryTrigger): Promise<WebhookDelivery | undefined> {
-    const planning = this.store.shared
-      ? this.store.change(tenant, () => this.planShared(tenant, event, trigger))
-      : this.phase(tenant, () => this.plan(tenant, event, trigger), (p) => p !== undefined && "logged" in p);
+    if (this.store.shared) {
+      const outcome = await this.store.change(tenant, async (): Promise<{ done: WebhookDelivery | undefined } | { later: Sendable }> => {
+        const planned = await this.planShared(tenant, event, trigger);
+        if (!planned || "logged" in planned) return { done: planned?.logged };
+        // Nothing to send (the built-in capture, a dropped attempt): planned and recorded in one change.
+        if (!sendsRequest(planned.attempt)) return { done: await this.carryOut(tenant, event, trigger, planned) };
+        return { later: planned };
+      });
+      return "later" in outcome ? this.carryOut(tenant, event, trigger, outcome.later) : outcome.done;
+    }
+    const planning = this.phase(tenant, () => this.plan(tenant, event, trigger), (p) => p !== undefined && "logged" in p);
     const planned = planning instanceof Promise ? await planning : planning;
     if (!planned) return undefined;
     if ("logged" in planned) return planned.logged;
@@ -179,7 +201,8 @@ export class WebhookDispatcher {
   /** The plan, and with a shared store the lease on an attempt to send, in one change. */
   private async planShared(tenant: Tenant, event: WebhookEvent, trigger: DeliveryTrigger): Promise<Planned | undefined> {
     const planned = this.plan(tenant, event, trigger);
-    if (planned && !("logged" in planned) && this.options.leases) {
+    // Leased only when a request goes out: an attempt with nothing to send is recorded in the change that planned it.
+    if (planned && !("logged" in planned) && this.options.leases && sendsRequest(planned.attempt)) {
       await this.options.leases.take(tenant, planned.attempt, planned.ctx.config.webhook.timeout_seconds * 1000 + LEASE_MARGIN_MS);
     }
     return planned;
@@ -211,7 +234,7 @@ export class WebhookDispatcher {
    * may have changed it while the attempt was in flight), with the settings the attempt started with.
    */
   private async recordShared(tenant: Tenant, planned: Sendable, answer: AttemptAnswer | undefined): Promise<{ delivery: WebhookDelivery; event: WebhookEvent } | undefined> {
-    if (this.options.leases && !(await this.options.leases.release(tenant, planned.attempt.id))) return undefined;
+    if (this.options.leases && sendsRequest(planned.attempt) && !(await this.options.leases.release(tenant, planned.attempt.id))) return undefined;
     const event = tenant.state.events.get(planned.attempt.event_id);
     if (!event) return undefined; // reset or replaced meanwhile: nothing left to record it on
     const current: Sendable = { ...planned, ctx: { ...planned.ctx, state: tenant.state } };
@@ -268,7 +291,7 @@ export class WebhookDispatcher {
 
   /** Send: the receiver's answer, or nothing when the sandbox answers itself (a dropped attempt, the built-in capture). */
   private send({ attempt, ctx }: Sendable): Promise<AttemptAnswer> | undefined {
-    if (attempt.fault === "drop" || attempt.url === CAPTURE_URL) return undefined;
+    if (!sendsRequest(attempt)) return undefined;
     return this.transport.post(attempt.url, attempt.request_headers, attempt.request_body, ctx.config.webhook.timeout_seconds * 1000);
   }
 

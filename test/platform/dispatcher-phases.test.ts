@@ -72,10 +72,10 @@ describe("webhook delivery phases", () => {
     await expect(JSON.stringify(await scenario("file"), null, 2)).toMatchFileSnapshot("./__snapshots__/dispatcher-phases.json");
   });
 
-  it("with a shared store, the plan and the record of an attempt are each a change, kept before the attempt goes on", async () => {
+  it("with a shared store, an attempt is planned in the change that emitted its event and recorded in a change of its own, each kept before the attempt goes on", async () => {
     const memory = new MemoryTenantStore();
-    /** Per change: what its work returned, and the delivery log's length before and after it. */
-    const changes: { result: any; before: number; after: number }[] = [];
+    /** Per change: what its work returned, the delivery log's length before and after it, and the outbox's after it. */
+    const changes: { result: any; before: number; after: number; outbox: number }[] = [];
     const shared: TenantStore = {
       kind: "memory",
       shared: true,
@@ -87,7 +87,7 @@ describe("webhook delivery phases", () => {
         await Promise.resolve(); // another process's store answers later, never in the same tick
         const before = t.state.deliveries.length;
         const result = await work();
-        changes.push({ result, before, after: t.state.deliveries.length });
+        changes.push({ result, before, after: t.state.deliveries.length, outbox: t.state.outbox.length });
         return result;
       },
       created: () => memory.created(),
@@ -101,15 +101,14 @@ describe("webhook delivery phases", () => {
       const c = client(await h.merchant({ webhook_capture: { fail_first: 0 } }));
       await c.transferIn((await c.virtualAccount()).account_number);
       await c.flush();
-      // The plan's change takes the event off the outbox and plans it; the record's applies the answer.
-      const planned = changes.filter((x) => x.result?.planned?.attempt);
+      // The transfer's own change took its event off the outbox and planned the attempt (nothing logged
+      // yet); the record's change applied the answer and logged it.
       const recorded = changes.filter((x) => typeof x.result?.delivery?.id === "string" && x.result.delivery.id.startsWith("DLV"));
-      expect(planned).toHaveLength(1);
-      expect(planned[0]).toMatchObject({ before: 0, after: 0, result: { planned: { attempt: { trigger: "initial", url: "sandbox:webhook-capture", fault: null } } } });
       expect(recorded).toHaveLength(1);
-      const attempt = planned[0]!.result.planned.attempt;
-      expect(recorded[0]).toMatchObject({ before: 0, after: 1, result: { delivery: { id: attempt.id, nonce: attempt.nonce, outcome: "delivered" } } });
-      expect(changes.indexOf(planned[0]!)).toBeLessThan(changes.indexOf(recorded[0]!));
+      expect(recorded[0]).toMatchObject({ before: 0, after: 1, result: { delivery: { trigger: "initial", url: "sandbox:webhook-capture", fault: null, outcome: "delivered" } } });
+      const transfer = changes[changes.indexOf(recorded[0]!) - 1]!;
+      expect(transfer).toMatchObject({ before: 0, after: 0, outbox: 0 });
+      expect(changes.filter((x) => x.outbox > 0), "no change left an event in the outbox").toEqual([]);
       expect((await c.events())[0]).toMatchObject({ status: "delivered", attempts: 1 });
     } finally {
       runtime.stop();
