@@ -32,7 +32,6 @@ import {
   insertMerchants,
   loadMerchant,
   lockMerchant,
-  merchantIds,
   MerchantLimitReached,
   readHead,
   removeMerchant,
@@ -97,16 +96,6 @@ export class PgTenantStore implements TenantStore {
     this.driver = driver;
   }
 
-  /** Every merchant the database holds, loaded into this process (start-up). */
-  async restore(): Promise<Tenant[]> {
-    const tenants: Tenant[] = [];
-    for (const id of await this.guard(() => merchantIds(this.sql))) {
-      const t = await this.load(id);
-      if (t) tenants.push(t);
-    }
-    return tenants;
-  }
-
   resolveKey(apiKey: string): Promise<void> | undefined {
     if (this.registry.findByApiKey(apiKey)) return undefined;
     return this.guard(async () => {
@@ -168,10 +157,9 @@ export class PgTenantStore implements TenantStore {
 
   async removed(tenant: Tenant): Promise<void> {
     this.held.delete(tenant.id);
-    const outer = this.ongoing.getStore();
     try {
       // Deleted inside its own change (DELETE /sandbox/v1/merchant): in that transaction, which holds the row.
-      await removeMerchant(outer?.open && outer.merchantId === tenant.id ? outer.tx : this.sql, tenant.id);
+      await removeMerchant(this.transactionOf(tenant) ?? this.sql, tenant.id);
     } catch (err) {
       throw this.failure(err);
     }
@@ -195,12 +183,12 @@ export class PgTenantStore implements TenantStore {
   }
 
   logRequest(tenant: Tenant, entry: Omit<LoggedRequest, "seq">): Promise<void> {
-    const tx = this.joinedTx(tenant);
+    const tx = this.transactionOf(tenant);
     return this.guard(() => (tx ? this.traffic.logRequestIn(tx, tenant, entry) : this.traffic.logRequest(tenant, entry)));
   }
 
   clearRequestLog(tenant: Tenant): Promise<number> {
-    const db = this.joinedTx(tenant) ?? this.sql;
+    const db = this.transactionOf(tenant) ?? this.sql;
     return this.guard(() => this.traffic.clear(tenant, db));
   }
 
@@ -209,7 +197,7 @@ export class PgTenantStore implements TenantStore {
   }
 
   keepSideRecord(tenant: Tenant, name: SideRecordName, value: unknown): Promise<void> {
-    const db = this.joinedTx(tenant) ?? this.sql;
+    const db = this.transactionOf(tenant) ?? this.sql;
     return this.guard(() => this.traffic.keepSideRecord(tenant, name, value, db));
   }
 
@@ -217,20 +205,16 @@ export class PgTenantStore implements TenantStore {
     return this.traffic.sideRecord(tenant, name);
   }
 
-  /**
-   * The transaction of the merchant's change under way, when called inside it: traffic written there
-   * commits with it, instead of waiting on the pool for the row lock that change holds.
-   */
-  private joinedTx(tenant: Tenant): Tx | undefined {
-    const outer = this.ongoing.getStore();
-    return outer?.open && outer.merchantId === tenant.id ? outer.tx : undefined;
-  }
-
   // ---- End of traffic.
 
-  /** The transaction of the change of this merchant under way in this call chain, if any (leases join it). */
+  /**
+   * The transaction of the merchant's change under way in this call chain, if any: what is written
+   * inside it (a lease, a log entry, a deletion) commits with it, instead of waiting on the pool for
+   * the row lock that change holds.
+   */
   transactionOf(tenant: Tenant): Tx | undefined {
-    return this.joinable(tenant) ? this.ongoing.getStore()!.tx : undefined;
+    const outer = this.ongoing.getStore();
+    return outer?.open && outer.merchantId === tenant.id ? outer.tx : undefined;
   }
 
   /** A merchant by id, loaded when this process does not hold it yet (background work found it due). */
@@ -257,8 +241,7 @@ export class PgTenantStore implements TenantStore {
   }
 
   private joinable(tenant: Tenant): boolean {
-    const outer = this.ongoing.getStore();
-    return outer !== undefined && outer.open && outer.merchantId === tenant.id;
+    return this.transactionOf(tenant) !== undefined;
   }
 
   /** One change: lock, catch up, work, append, commit. A failure leaves the cached copy to be reloaded. */
