@@ -52,7 +52,7 @@ const ERROR_DESCRIPTIONS: Record<ErrorStatus, string> = {
     "RATE_LIMITED, IP_RATE_LIMITED or QUOTA_EXCEEDED (with retry_after, in real seconds with a Retry-After header; for a payout attempt cap on a " +
     "manual merchant clock, in sim seconds with no header: advance the clock that far), or MERCHANT_LIMIT_REACHED",
   500: "INTERNAL_ERROR (a sandbox bug, or on a money-moving operation an outcome rule's 5xx after the change was made), with request_id",
-  503: "STORE_UNAVAILABLE: with --data, the change could not be saved and was not applied; on payouts also BANK_UNAVAILABLE (with retry_after)",
+  503: "STORE_UNAVAILABLE: with --data, the change could not be kept (the folder's disk refused it, or PostgreSQL was out of reach) and was not applied; on payouts also BANK_UNAVAILABLE (with retry_after)",
   504: "GATEWAY_TIMEOUT, with request_id: the answer timed out upstream. After a money-moving request it may have been processed: query its status before any retry",
 };
 

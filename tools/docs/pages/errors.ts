@@ -59,7 +59,8 @@ const MEANING: Record<ErrorCode, string> = {
   BALANCE_LIMIT_EXCEEDED: "A credit would take a wallet or a card past the sandbox's ceiling ([Bounds](bounds.md)). Nothing is credited.",
   QUOTA_EXCEEDED: "Too many sign-ups or scenario loads from one client IP in a minute, or test events or webhook doctor runs by one merchant. Has `retry_after`.",
   MERCHANT_LIMIT_REACHED: "The sandbox holds its most merchants (`--max-merchants`); `DELETE /sandbox/v1/merchant` frees a place",
-  STORE_UNAVAILABLE: "With `--data`, the change could not be saved, so it was not applied. Retry once the disk works.",
+  STORE_UNAVAILABLE:
+    "With `--data`, the change could not be kept, so it was not applied: the folder's disk refused it, or PostgreSQL was out of reach, or the change lost a race with another node's. Retry once the store works, with the same reference: on PostgreSQL, a connection lost while the change committed may have applied it, and the same reference then answers as a duplicate.",
   BANK_UNAVAILABLE:
     "The beneficiary bank is down (an outcome rule `bank` `down`), as NIBSS answers \"91\": name enquiry and transfers to it are refused. Nothing is debited and " +
     "the reference stays unused. When the outage has a window, `retry_after` is the rest of it, told for the merchant's clock as for `RATE_LIMITED`; " +
