@@ -19,41 +19,49 @@ export interface NewRequestRow {
 export const trimEvery = (capacity: number): number => Math.max(1, Math.ceil(capacity / 4));
 
 /**
- * Appends entries with the next seqs of the merchant, in one transaction: the merchant's row is locked
- * FOR KEY SHARE first (the order every transaction takes: merchant, then what hangs off it), then the
- * head row hands out the seqs and stays locked until commit, so one merchant's seqs commit in order and
- * a reader never sees a later seq without the earlier ones. Each time the seqs pass a multiple of
- * trimEvery(capacity), the rows no log of `capacity` entries would hold are deleted. Returns the first
- * seq. A merchant deleted meanwhile fails it (its log went with it).
+ * Appends entries with the next seqs of the merchant, in one statement (its own transaction: one round
+ * trip): the merchant's row is locked FOR KEY SHARE first (the order every transaction takes: merchant,
+ * then what hangs off it), then the head row hands out the seqs and stays locked until commit, so one
+ * merchant's seqs commit in order and a reader never sees a later seq without the earlier ones. Each
+ * time the seqs pass a multiple of trimEvery(capacity), the rows no log of `capacity` entries would hold
+ * are deleted. Returns the first seq. A merchant deleted meanwhile fails it (its log went with it).
  */
-export async function appendRequests(sql: Sql, merchantId: string, rows: readonly NewRequestRow[], capacity: number): Promise<number> {
-  return sql.begin((tx) => appendRequestsIn(tx, merchantId, rows, capacity, true));
+export function appendRequests(sql: Sql, merchantId: string, rows: readonly NewRequestRow[], capacity: number): Promise<number> {
+  return append(sql, merchantId, rows, capacity, true);
 }
 
-/** appendRequests inside a transaction that already holds the merchant's row (`relaxed`: this one may skip the wait for the disk). */
-export async function appendRequestsIn(tx: Tx, merchantId: string, rows: readonly NewRequestRow[], capacity: number, relaxed = false): Promise<number> {
+/** appendRequests inside a transaction that already holds the merchant's row: it commits as that transaction does. */
+export function appendRequestsIn(tx: Tx, merchantId: string, rows: readonly NewRequestRow[], capacity: number): Promise<number> {
+  return append(tx, merchantId, rows, capacity, false);
+}
+
+/**
+ * `relaxed`: the statement is its own transaction, and its commit does not wait for the disk
+ * (set_config(…, true) lasts until that commit). Never inside a change, whose commit must wait.
+ */
+async function append(db: Db, merchantId: string, rows: readonly NewRequestRow[], capacity: number, relaxed: boolean): Promise<number> {
   const n = rows.length;
   const every = trimEvery(capacity);
-  const [, , added] = await Promise.all([
-    relaxed ? tx`set local synchronous_commit = off` : Promise.resolve(),
-    tx`select 1 from msb_merchants where merchant_id = ${merchantId} for key share`,
-    tx<{ first: number }[]>`
-      with head as (
-        insert into msb_request_log_heads as h (merchant_id, next_seq) values (${merchantId}, ${1 + n})
-        on conflict (merchant_id) do update set next_seq = h.next_seq + ${n}
-        returning next_seq, kept_from),
-      added as (
-        insert into msb_request_log (merchant_id, seq, wall_at, entry)
-        select ${merchantId}, head.next_seq - ${n} + e.ord - 1, e.wall_at, e.entry
-        from head, unnest(${rows.map((r) => r.entry)}::text[], ${rows.map((r) => String(r.wallAt))}::bigint[]) with ordinality as e(entry, wall_at, ord)),
-      trimmed as (
-        delete from msb_request_log l using head
-        where l.merchant_id = ${merchantId}
-          and (head.next_seq - 1) / ${every} > (head.next_seq - 1 - ${n}) / ${every}
-          and l.seq < greatest(head.next_seq - ${capacity}, head.kept_from))
-      select next_seq - ${n} as first from head`,
-  ]);
-  return added[0]!.first;
+  const relax = relaxed ? db`, (select set_config('synchronous_commit', 'off', true)) as relax` : db``;
+  const [added] = await db<{ first: number }[]>`
+    with merchant as (select 1 from msb_merchants where merchant_id = ${merchantId} for key share),
+    head as (
+      insert into msb_request_log_heads as h (merchant_id, next_seq)
+      select ${merchantId}, ${1 + n} from merchant ${relax}
+      on conflict (merchant_id) do update set next_seq = h.next_seq + ${n}
+      returning next_seq, kept_from),
+    added as (
+      insert into msb_request_log (merchant_id, seq, wall_at, entry)
+      select ${merchantId}, head.next_seq - ${n} + e.ord - 1, e.wall_at, e.entry
+      from head, unnest(${rows.map((r) => r.entry)}::text[], ${rows.map((r) => String(r.wallAt))}::bigint[]) with ordinality as e(entry, wall_at, ord)),
+    trimmed as (
+      delete from msb_request_log l using head
+      where l.merchant_id = ${merchantId}
+        and (head.next_seq - 1) / ${every} > (head.next_seq - 1 - ${n}) / ${every}
+        and l.seq < greatest(head.next_seq - ${capacity}, head.kept_from))
+    select next_seq - ${n} as first from head`;
+  if (!added) throw new Error(`merchant ${merchantId} is gone: its log went with it`);
+  return added.first;
 }
 
 /**
