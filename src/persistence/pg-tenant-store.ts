@@ -63,6 +63,8 @@ interface Ongoing {
   merchantId: string;
   tx: Tx;
   open: boolean;
+  /** Changes that joined it: it commits only once they are done (one may have been started and not awaited by its work). */
+  joined: Promise<unknown>[];
 }
 
 export interface PgTenantStoreOptions {
@@ -124,7 +126,12 @@ export class PgTenantStore implements TenantStore {
   }
 
   change<T>(tenant: Tenant, work: () => T | Promise<T>): Promise<T> {
-    if (this.joinable(tenant)) return Promise.resolve().then(work);
+    const outer = this.ongoing.getStore();
+    if (outer?.open && outer.merchantId === tenant.id) {
+      const joined = Promise.resolve().then(work);
+      outer.joined.push(joined);
+      return joined;
+    }
     return this.lanes.run(tenant.id, () => this.transact(tenant, work));
   }
 
@@ -254,9 +261,12 @@ export class PgTenantStore implements TenantStore {
         const head = await lockMerchant(tx, tenant.id);
         await this.bringUp(tenant, head, tx);
         started = true;
-        const ongoing: Ongoing = { merchantId: tenant.id, tx, open: true };
+        const ongoing: Ongoing = { merchantId: tenant.id, tx, open: true, joined: [] };
         try {
           result = await this.ongoing.run(ongoing, work);
+          // A change the work started without waiting (a webhook attempt's plan, from a timer fired on a
+          // catch-up) still writes into this transaction: the commit waits for it.
+          while (ongoing.joined.length > 0) await Promise.allSettled(ongoing.joined.splice(0));
         } finally {
           ongoing.open = false;
         }
@@ -272,14 +282,17 @@ export class PgTenantStore implements TenantStore {
           return;
         }
         await this.claimsOfChange(tx, tenant, ops);
-        const version = await appendChange(tx, tenant.id, head!, {
+        // Not awaited (and wrapped, or the async body would wait for it): written with the COMMIT that follows.
+        const last = appendChange(tx, tenant.id, head!, {
           ops: JSON.stringify(ops),
           nodeId: this.options.nodeId,
           wallAt: wall,
           nextDueWall: nextDueWall(tenant, wall),
+        }).then((version) => {
+          kept = { version };
+          if (head!.journalBytes > Math.max(COMPACT_ABOVE, held.snapshotBytes)) held.compacting ||= this.compactSoon(tenant, version);
         });
-        kept = { version };
-        if (head!.journalBytes > Math.max(COMPACT_ABOVE, held.snapshotBytes)) held.compacting ||= this.compactSoon(tenant, version);
+        return { last };
       });
     } catch (err) {
       const held = this.held.get(tenant.id);
@@ -298,14 +311,43 @@ export class PgTenantStore implements TenantStore {
    * work started is run again, a bounded number of times; once the work ran it cannot be (the request
    * has moved on), and the loss is answered as a 503 that says to send it again.
    */
-  private async beginRetrying(started: () => boolean, body: (tx: Tx) => Promise<void>): Promise<void> {
+  private async beginRetrying(started: () => boolean, body: PipelinedBody): Promise<void> {
     for (let tries = 1; ; tries++) {
       try {
-        await this.sql.begin(body);
+        await this.pipelined(body);
         return;
       } catch (err) {
         if (started() || tries >= RACE_TRIES || classifyPgError(err) !== "retry") throw err;
       }
+    }
+  }
+
+  /**
+   * One transaction on a connection of its own, in as few round trips as the protocol allows: BEGIN
+   * goes out with the body's first statement, and COMMIT with the statements the body hands back
+   * unawaited (`last`). A statement that fails makes PostgreSQL answer the COMMIT queued after it with
+   * a rollback, so nothing half done is kept; a body that throws before the COMMIT is rolled back.
+   */
+  private async pipelined(body: PipelinedBody): Promise<void> {
+    const conn = await this.sql.reserve();
+    // A reserved connection takes the same queries as a transaction's handle; no savepoint is used here.
+    const tx = conn as unknown as Tx;
+    let committing: Promise<unknown> | undefined;
+    try {
+      const begun = conn`begin`.execute();
+      begun.catch(() => undefined); // its failure fails the statements after it, which are awaited
+      const { last } = (await body(tx)) ?? {};
+      last?.catch(() => undefined); // judged below, with the COMMIT
+      await begun;
+      committing = conn`commit`.execute();
+      const [wrote, committed] = await Promise.allSettled([last, committing]);
+      if (wrote.status === "rejected") throw wrote.reason;
+      if (committed.status === "rejected") throw committed.reason;
+    } catch (err) {
+      if (!committing) await conn`rollback`.catch(() => undefined);
+      throw err;
+    } finally {
+      conn.release();
     }
   }
 
@@ -446,6 +488,9 @@ export class PgTenantStore implements TenantStore {
     return new StoreUnavailable(text, `The change could not be confirmed (PostgreSQL is unavailable: ${text}). It was not applied unless the connection was lost while it committed; retry, with the same reference where the call takes one, once the database is back.`);
   }
 }
+
+/** A transaction's statements; those it hands back unawaited as `last` are written with its COMMIT. */
+type PipelinedBody = (tx: Tx) => Promise<{ last?: Promise<void> } | void>;
 
 /** Tries of a transaction that lost a race before its work started. */
 const RACE_TRIES = 3;

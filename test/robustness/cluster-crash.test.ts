@@ -138,12 +138,12 @@ describe.skipIf(SKIP_POSTGRES)("a cluster of three nodes on one PostgreSQL", () 
             const s = await snapshotOf(m);
             const processing = [...s.payouts.values()].filter((p) => p.status === "processing").length;
             // Delivered, or failed after its last retry (the receiver may fail one event's every attempt): none left midway.
-            const undelivered = [...s.events.values()].filter((e) => e.status !== "delivered" && e.status !== "failed").length;
-            return { processing, undelivered };
+            const undelivered = [...s.events.values()].filter((e) => e.status !== "delivered" && e.status !== "failed");
+            return { processing, undelivered: undelivered.map((e) => ({ id: e.id, status: e.status, attempts: e.attempts, outbox: s.outbox.includes(e.id), timers: s.timers.filter((t) => t.ref.includes(e.id)).map((t) => t.at - Date.now()) })) };
           },
           { timeout: 45_000, interval: 500 },
         )
-        .toEqual({ processing: 0, undelivered: 0 });
+        .toEqual({ processing: 0, undelivered: [] });
       const s = await snapshotOf(m);
       for (const reference of acked.payouts.get(m.id)!) expect(s.payouts.has(reference), `payout ${reference} acknowledged`).toBe(true);
       const transfers = new Set(acked.transfers.get(m.id)!);

@@ -165,7 +165,7 @@ export async function merchantIds(db: Db, scenarioFile?: string): Promise<string
 
 /**
  * Appends one change under the lock lockMerchant took: the journal row at head.version + 1 and the head's
- * new version, bytes, clock and due time (both statements sent at once: one round trip). Returns the new version.
+ * new version, bytes, clock and due time, in one statement. Returns the new version.
  */
 export async function appendChange(
   tx: Tx,
@@ -174,13 +174,16 @@ export async function appendChange(
   change: { ops: string; nodeId: string; wallAt: number; nextDueWall: number | null },
 ): Promise<number> {
   const version = head.version + 1;
-  const [, updated] = await Promise.all([
-    tx`insert into msb_journal (merchant_id, version, ops, node_id, wall_at)
-      values (${merchantId}, ${version}, ${change.ops}, ${change.nodeId}, ${change.wallAt})`,
-    tx`update msb_merchants set version = ${version}, journal_bytes = journal_bytes + ${Buffer.byteLength(change.ops)},
-      clock_wall = ${change.wallAt}, next_due_wall = ${change.nextDueWall}, updated_at = now()
-      where merchant_id = ${merchantId} and version = ${head.version}`,
-  ]);
+  // One statement: the journal row goes in only if the row was still at the head's version, so even a
+  // COMMIT sent right behind it (pipelined) can never keep one without the other.
+  const updated = await tx`
+    with bumped as (
+      update msb_merchants set version = ${version}, journal_bytes = journal_bytes + ${Buffer.byteLength(change.ops)},
+        clock_wall = ${change.wallAt}, next_due_wall = ${change.nextDueWall}, updated_at = now()
+      where merchant_id = ${merchantId} and version = ${head.version}
+      returning merchant_id)
+    insert into msb_journal (merchant_id, version, ops, node_id, wall_at)
+      select merchant_id, ${version}, ${change.ops}, ${change.nodeId}, ${change.wallAt} from bumped`;
   if (updated.count !== 1) throw new Error(`merchant ${merchantId} moved past version ${head.version} under its lock`);
   return version;
 }
