@@ -1,7 +1,8 @@
 // The cluster benchmark: payouts on one node in memory, with --data DIR and on PostgreSQL, then two and
 // three nodes on the same database, side by side in one run against bare Hono's GET (bench/run.mjs's
-// method), on a PostgreSQL with its durable defaults (fsync and synchronous_commit on); then pgbench on
-// the same server, for what one database allows by itself.
+// method), on a PostgreSQL with its durable defaults (fsync and synchronous_commit on); then the latency
+// of a payout below saturation (payouts offered at a fixed rate, evenly spaced, to some of the rows);
+// then pgbench on the same server, for what one database allows by itself.
 //
 //   node bench/cluster.mjs [--quick] [--json] [--write] [--from FIGURES.json]
 //
@@ -10,6 +11,7 @@
 // The figures are kept in the temp folder; --from renders a run's kept figures again without measuring.
 import { execFile } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import http from "node:http";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -27,7 +29,7 @@ const FROM = arg("--from");
 // Progress on stderr: stdout carries the section or the JSON line.
 const say = (...a) => console.error(...a);
 
-/** bench/run.mjs's method, with fewer rounds so that the whole run stays near 2-3 minutes. */
+/** bench/run.mjs's method, with fewer rounds so that the whole run stays near 3-4 minutes. */
 const CLUSTER_METHOD = {
   connections: 20,
   burstSeconds: QUICK ? 1 : 2,
@@ -36,7 +38,14 @@ const CLUSTER_METHOD = {
   pgbenchSeconds: QUICK ? 3 : 10,
   pgbenchClients: 8,
   pgbenchRows: 1000,
+  // Payouts/s, below every row's saturation so far (the folder store's, the lowest, was 200-450): a node
+  // that cannot keep it shows in the achieved rate.
+  fixedRate: 200,
+  fixedRateSeconds: QUICK ? 2 : 5,
+  fixedRateRounds: 3,
 };
+/** The rows whose latency is also measured at CLUSTER_METHOD.fixedRate. */
+const FIXED_RATE_ROWS = ["memory", "data", "pg1", "pg3"];
 
 if (FROM) {
   report(JSON.parse(readFileSync(FROM, "utf8")));
@@ -91,21 +100,27 @@ async function merchants(node, distinct) {
   return Promise.all(Array.from({ length: CLUSTER_METHOD.connections }, () => unlimitedMerchant(node.base)));
 }
 
+/** The connections' headers dealt to `nodes`, as evenly as they go (the first nodes take one more): [{ node, headers }]. */
+function shares(nodes, headers) {
+  let from = 0;
+  return nodes.map((node, i) => {
+    const count = Math.floor(headers.length / nodes.length) + (i < headers.length % nodes.length ? 1 : 0);
+    return { node, headers: headers.slice(from, (from += count)) };
+  });
+}
+
 /**
  * One burst of payouts spread over `nodes`: autocannon against each node at once, node i taking its
  * share of the connections, each connection with its own headers (its merchant). Sums the requests,
  * and takes p50 and p99 from every response's latency, across the nodes.
  */
 async function payoutBurst(nodes, headers, seconds, pgPid) {
-  const shares = nodes.map((_, i) => Math.floor(headers.length / nodes.length) + (i < headers.length % nodes.length ? 1 : 0));
   const latencies = [];
   const statuses = {};
   const cpuBefore = nodes.map((n) => cpuSeconds(n.server.pid));
   const pgBefore = pgPid ? postgresCpuSeconds(pgPid) : NaN;
-  let from = 0;
   const results = await Promise.all(
-    nodes.map((node, i) => {
-      const mine = headers.slice(from, (from += shares[i]));
+    shares(nodes, headers).map(({ node, headers: mine }) => {
       let next = 0;
       return new Promise((resolve, reject) => {
         const instance = autocannon(
@@ -136,6 +151,69 @@ async function payoutBurst(nodes, headers, seconds, pgPid) {
     timeouts: results.reduce((n, r) => n + r.timeouts, 0),
     cpuUsPerRequest: answered > 0 ? (cpu * 1e6) / answered : NaN,
     pgCpuUsPerRequest: answered > 0 ? (pgCpu * 1e6) / answered : NaN,
+  };
+}
+
+/**
+ * Payouts offered at `rate` a second for `seconds`, evenly spaced: payout k leaves at k / rate s on
+ * connection k mod the connections (one keep-alive socket each, with its merchant, dealt to the nodes as
+ * in payoutBurst). Not autocannon's overallRate: it sends each connection's quota back to back at the
+ * start of every second, so its latencies are a burst's at full concurrency. A latency runs from the
+ * send to the answer's end, a wait behind the same connection's previous payout included: a node that
+ * falls behind shows it in the latencies and in the achieved rate (answers over the time to the last one).
+ */
+async function fixedRateBurst(nodes, headers, rate, seconds) {
+  const length = String(Buffer.byteLength(PAYOUT));
+  const connections = shares(nodes, headers).flatMap(({ node, headers: mine }) =>
+    mine.map((h) => ({ url: `${node.base}/api/v1/payout/transfer`, headers: { ...h, "content-length": length }, agent: new http.Agent({ keepAlive: true, maxSockets: 1 }) })),
+  );
+  const latencies = [];
+  const statuses = {};
+  let errors = 0;
+  let timeouts = 0;
+  const payout = (c) =>
+    new Promise((resolve) => {
+      const sent = performance.now();
+      const req = http.request(c.url, { method: "POST", headers: c.headers, agent: c.agent }, (res) => {
+        res.resume();
+        res.on("end", () => {
+          latencies.push(performance.now() - sent);
+          if (res.statusCode !== 201) statuses[res.statusCode] = (statuses[res.statusCode] ?? 0) + 1;
+          resolve();
+        });
+      });
+      // autocannon's default timeout, so that a stuck answer cannot hold the run.
+      req.setTimeout(10_000, () => {
+        timeouts++;
+        req.destroy(new Error("timeout"));
+      });
+      req.on("error", () => {
+        errors++;
+        resolve();
+      });
+      req.end(PAYOUT);
+    });
+  const pending = [];
+  const start = performance.now();
+  for (let k = 0; k < Math.round(rate * seconds); k++) {
+    const wait = start + (k * 1000) / rate - performance.now();
+    if (wait > 0) await new Promise((r) => setTimeout(r, wait));
+    pending.push(payout(connections[k % connections.length]));
+  }
+  await Promise.all(pending);
+  const elapsed = Math.max(seconds, (performance.now() - start) / 1000);
+  for (const c of connections) c.agent.destroy();
+  return {
+    offered: rate,
+    answered: latencies.length,
+    achieved: latencies.length / elapsed,
+    p50: quantile(latencies, 0.5),
+    p90: quantile(latencies, 0.9),
+    p99: quantile(latencies, 0.99),
+    max: Math.max(...latencies),
+    statuses,
+    errors: errors - timeouts,
+    timeouts,
   };
 }
 
@@ -235,6 +313,19 @@ try {
     }
     say(`round ${round + 1}/${CLUSTER_METHOD.rounds}:`, contenders.map((c) => `${c.key} ${Math.round(c.bursts.at(-1).rps)} req/s p99 ${c.bursts.at(-1).p99.toFixed(1)} ms`).join("; "));
   }
+  // Below saturation: the latency of a payout, not of a queue of 20.
+  const fixedRows = FIXED_RATE_ROWS.map((key) => contenders.find((c) => c.key === key));
+  for (const c of fixedRows) c.fixedRate = [];
+  for (let round = 0; round < CLUSTER_METHOD.fixedRateRounds; round++) {
+    for (const c of rotate(fixedRows, round % fixedRows.length)) {
+      const b = await fixedRateBurst(c.nodes, c.headers, CLUSTER_METHOD.fixedRate, CLUSTER_METHOD.fixedRateSeconds);
+      c.fixedRate.push({ ...b, round });
+      // Their commits are counted too (commitsPerPayout).
+      if (c.pg) pgPayouts += b.answered;
+    }
+    const last = (c) => c.fixedRate.at(-1);
+    say(`fixed rate ${CLUSTER_METHOD.fixedRate}/s, round ${round + 1}/${CLUSTER_METHOD.fixedRateRounds}:`, fixedRows.map((c) => `${c.key} ${Math.round(last(c).achieved)}/s p50 ${last(c).p50.toFixed(1)} p90 ${last(c).p90.toFixed(1)} p99 ${last(c).p99.toFixed(1)} ms`).join("; "));
+  }
   // A node that died under load, and what each PostgreSQL node says of itself afterwards.
   const health = [];
   for (const [i, n] of pgNodes.entries()) {
@@ -253,6 +344,7 @@ try {
     postgres: pg.version,
     baseBursts,
     contenders: contenders.map(({ name, key, bursts, pg: onPg, oneMerchant, nodes }) => ({ name, key, bursts, pg: !!onPg, oneMerchant: !!oneMerchant, nodes: nodes.length })),
+    fixedRate: fixedRows.map(({ name, key, fixedRate, nodes }) => ({ name, key, nodes: nodes.length, bursts: fixedRate })),
     commitsPerPayout: (commitsAfter - commitsBefore) / pgPayouts,
     health,
     crashed,
