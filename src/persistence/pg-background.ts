@@ -128,7 +128,9 @@ export class PgBackground implements AttemptLeases {
         const tenant = await this.store.loadById(taken.merchantId);
         if (tenant) void this.work.dispatcher.resume(tenant, attempt);
       }
+      this.store.observed();
     } catch (err) {
+      this.store.observed(err);
       this.complain("background work", err);
     }
   }

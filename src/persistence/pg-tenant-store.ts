@@ -477,6 +477,12 @@ export class PgTenantStore implements TenantStore {
     this.failing = null;
   }
 
+  /** Background work's word on the database (it answered, or not), so /health tells an idle node's state too. */
+  observed(err?: unknown): void {
+    if (err === undefined) this.healthy();
+    else this.failure(err);
+  }
+
   /** A database error as the API answers it: the database out of reach (or a lost race) is a 503, nothing half applied. */
   private failure(err: unknown): unknown {
     if (err instanceof ClaimTaken) return new StoreUnavailable("an identifier was taken by another merchant at the same time", RACE_LOST);

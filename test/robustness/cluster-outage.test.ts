@@ -41,6 +41,8 @@ describe.skipIf(SKIP_POSTGRES)("PostgreSQL lost under a running node", () => {
     expect((await send(base, "POST", "/api/v1/payout/transfer", keys, payoutBody({ amount: 1_000, reference: "before" }))).status).toBe(201);
 
     await pg.cluster.pause();
+    // An idle node notices by itself (its background work meets the closed database): balancers take it out.
+    await expect.poll(async () => (await send(base, "GET", "/health")).status, { timeout: 10_000, interval: 100 }).toBe(503);
     const during = [
       await send(base, "POST", "/api/v1/payout/transfer", keys, payoutBody({ amount: 1_000, reference: "during" })),
       await send(base, "GET", "/api/v1/wallet/balance", keys),
@@ -53,8 +55,9 @@ describe.skipIf(SKIP_POSTGRES)("PostgreSQL lost under a running node", () => {
     expect(JSON.stringify(health.body) + node.output()).not.toContain(new URL(pg.cluster.url).password);
 
     await pg.cluster.resume();
+    // And comes back by itself, before any request: /health first, then the API.
+    await expect.poll(async () => (await send(base, "GET", "/health")).status, { timeout: 20_000, interval: 200 }).toBe(200);
     await expect.poll(async () => (await send(base, "GET", "/api/v1/wallet/balance", keys)).status, { timeout: 20_000, interval: 200 }).toBe(200);
-    await expect.poll(async () => (await send(base, "GET", "/health")).status, { timeout: 10_000, interval: 200 }).toBe(200);
     // Nothing of what was refused is there; what was acknowledged is; the balance is the one before.
     expect((await send(base, "GET", "/api/v1/payout/status?reference=during", keys)).status).toBe(404);
     expect((await send(base, "GET", "/api/v1/payout/status?reference=before", keys)).status).toBe(200);
