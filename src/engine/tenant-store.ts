@@ -122,9 +122,11 @@ export function keepInBackground(store: TenantStore): ((tenant: Tenant) => void)
 const HEALTHY: StoreHealth = { ok: true };
 const KEPT = Promise.resolve();
 
-/** No `--data`: state lives in the tenants alone, so a change is kept as soon as its work is done. */
-export class MemoryTenantStore implements TenantStore {
-  readonly kind = "memory";
+/**
+ * A store whose merchants no other process changes (memory, a `--data` folder): every merchant is here
+ * already and as fresh as it gets, and its traffic lives on the tenant.
+ */
+export abstract class InProcessTenantStore {
   readonly shared = false;
 
   resolveKey(): undefined {
@@ -144,6 +146,11 @@ export class MemoryTenantStore implements TenantStore {
   readonly quota = LOCAL_TRAFFIC.quota;
   readonly keepSideRecord = LOCAL_TRAFFIC.keepSideRecord;
   readonly sideRecord = LOCAL_TRAFFIC.sideRecord;
+}
+
+/** No `--data`: state lives in the tenants alone, so a change is kept as soon as its work is done. */
+export class MemoryTenantStore extends InProcessTenantStore implements TenantStore {
+  readonly kind = "memory";
 
   change<T>(_tenant: Tenant, work: () => T | Promise<T>): Promise<T> {
     // Not async: the work's own promise is handed back as it is, with no extra one around it.

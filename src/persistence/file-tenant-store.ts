@@ -6,13 +6,12 @@
 import type { Snapshot } from "../domain/snapshot.js";
 import type { ClockDriver } from "../engine/clock-driver.js";
 import type { Registry } from "../engine/registry.js";
-import { LOCAL_TRAFFIC, type StoreHealth, type TenantStore } from "../engine/tenant-store.js";
+import { InProcessTenantStore, type StoreHealth, type TenantStore } from "../engine/tenant-store.js";
 import { liveOf, snapshotOf, type Tenant } from "../engine/tenant.js";
 import { FileStore, type FileStoreOptions, type StoreIO } from "../store/file-store.js";
 
-export class FileTenantStore implements TenantStore {
+export class FileTenantStore extends InProcessTenantStore implements TenantStore {
   readonly kind = "file";
-  readonly shared = false;
   readonly files: FileStore;
   private driver: Pick<ClockDriver, "arm" | "stop"> | undefined;
 
@@ -22,6 +21,7 @@ export class FileTenantStore implements TenantStore {
     private readonly registry: Registry,
     io?: StoreIO | Omit<FileStoreOptions, "revert">,
   ) {
+    super();
     const options = io && "write" in io ? { io } : (io ?? {});
     this.files = new FileStore(dir, { ...options, revert: (merchantId, saved) => this.revert(merchantId, saved) });
   }
@@ -41,24 +41,6 @@ export class FileTenantStore implements TenantStore {
     }
     return tenants;
   }
-
-  resolveKey(): undefined {
-    return undefined;
-  }
-
-  resolveCheckout(): undefined {
-    return undefined;
-  }
-
-  fresh(): undefined {
-    return undefined;
-  }
-
-  readonly logRequest = LOCAL_TRAFFIC.logRequest;
-  readonly clearRequestLog = LOCAL_TRAFFIC.clearRequestLog;
-  readonly quota = LOCAL_TRAFFIC.quota;
-  readonly keepSideRecord = LOCAL_TRAFFIC.keepSideRecord;
-  readonly sideRecord = LOCAL_TRAFFIC.sideRecord;
 
   async change<T>(tenant: Tenant, work: () => T | Promise<T>): Promise<T> {
     const result = await work();

@@ -4,35 +4,26 @@
  * other, concurrent payouts through both keep the ledger exact, and the database going away is
  * answered with 503s that stop by themselves once it is back.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { client } from "../client.js";
 import { expectError, expectLedgerConsistent, type Merchant } from "../helpers.js";
 import { SKIP_POSTGRES, usePostgres } from "../support/postgres.js";
-import { pgNode, sharedWall, type PgNode } from "../support/pg-nodes.js";
+import { pgNode, useTwoNodes } from "../support/pg-nodes.js";
 
 const pg = usePostgres();
 
 describe.skipIf(SKIP_POSTGRES)("two nodes on one PostgreSQL", () => {
-  const wall = sharedWall();
-  let a: PgNode;
-  let b: PgNode;
-  beforeAll(async () => {
-    a = await pgNode(pg.cluster.url, wall, "node-a");
-    b = await pgNode(pg.cluster.url, wall, "node-b");
-  }, 30_000);
-  afterAll(async () => {
-    await Promise.all([a?.close(), b?.close()]);
-  });
+  const two = useTwoNodes(pg);
 
   /** A merchant signed up through node A, and its handle on each node. */
   async function merchant(settings: Record<string, unknown> = {}): Promise<{ onA: Merchant; onB: Merchant }> {
-    const m = await a.h.merchant({ wallet_balance: 10_000, ...settings });
-    return { onA: m, onB: b.as(m) };
+    const m = await two.a.h.merchant({ wallet_balance: 10_000, ...settings });
+    return { onA: m, onB: two.b.as(m) };
   }
 
   it("a merchant signed up on one node is served by the other, and each sees the other's changes", async () => {
     const { onA, onB } = await merchant();
-    expect(b.h.registry.get(onA.id), "node B has not seen it yet").toBeUndefined();
+    expect(two.b.h.registry.get(onA.id), "node B has not seen it yet").toBeUndefined();
     await client(onB).fund(2_500);
     expect(await client(onA).balance()).toBe(12_500);
     const account = await client(onA).virtualAccount();
@@ -65,7 +56,7 @@ describe.skipIf(SKIP_POSTGRES)("two nodes on one PostgreSQL", () => {
   it("a payment link made on one node is paid on the other node's page", async () => {
     const { onA, onB } = await merchant();
     const link = await client(onA).checkout({ amount: 2_000 });
-    const page = await b.h.app.request(`/pay/${link.reference}`);
+    const page = await two.b.h.app.request(`/pay/${link.reference}`);
     expect(page.status).toBe(200);
     expect((await client(onB).payLink(link.reference)).status).toBe(200);
     expect((await client(onA).checkoutStatus(link.reference)).status).toBe("paid");
@@ -84,13 +75,13 @@ describe.skipIf(SKIP_POSTGRES)("two nodes on one PostgreSQL", () => {
     expect((await onA.call("DELETE", "/sandbox/v1/merchant")).status).toBe(200);
     expectError(await onB.call("GET", "/api/v1/wallet/balance"), 401, "INVALID_CREDENTIALS");
     expectError(await onB.call("POST", "/sandbox/v1/wallet/fund", { body: { amount: 1 } }), 401, "INVALID_CREDENTIALS");
-    expect(b.h.registry.get(onA.id)).toBeUndefined();
+    expect(two.b.h.registry.get(onA.id)).toBeUndefined();
   });
 
   it("a third node started later loads every merchant as the others left it", async () => {
     const { onA, onB } = await merchant();
     await client(onB).payout({ amount: 700, reference: "late-node" });
-    const c = await pgNode(pg.cluster.url, wall, "node-c");
+    const c = await pgNode(pg.cluster.url, two.wall, "node-c");
     try {
       const onC = c.as(onA);
       const got = await onC.call("GET", "/sandbox/v1/snapshot");
