@@ -10,7 +10,7 @@
 // sandbox runs with its defaults (the request log on). Needs `npm install --prefix bench` (autocannon).
 import { join, dirname, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { arg, burst, PAYOUT, rotate, spawnServer, spread, unlimitedMerchant, waitOk } from "./measure.mjs";
+import { AIRTIME, arg, burst, PAYOUT, rotate, spawnServer, spread, unlimitedMerchant, waitOk } from "./measure.mjs";
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const ROOT = join(HERE, "..");
@@ -40,6 +40,7 @@ sandboxes.forEach((s, i) => {
   const tag = clis.length > 1 ? ` [${i}]` : "";
   targets.push({ name: `GET /api/v1/wallet/balance${tag}`, server: s.server, req: { url: `${s.base}/api/v1/wallet/balance`, headers: s.headers } });
   targets.push({ name: `POST /api/v1/payout/transfer${tag}`, server: s.server, req: { url: `${s.base}/api/v1/payout/transfer`, method: "POST", headers: s.headers, body: PAYOUT } });
+  targets.push({ name: `POST /api/v1/vtu/airtime${tag}`, server: s.server, req: { url: `${s.base}/api/v1/vtu/airtime`, method: "POST", headers: s.headers, body: AIRTIME } });
 });
 
 for (const t of targets) await burst(t.server, t.req, 1); // warm-up: JIT and caches

@@ -141,6 +141,8 @@ export async function burst(server, request, seconds) {
 
 /** The payout every load sends (a destination name enquiry knows, so it is accepted). */
 export const PAYOUT = JSON.stringify({ amount: 5000, bank_code: "058", account_number: "0000000018", account_name: "EZE FUNMILAYO IBRAHIM", bank_name: "Guaranty Trust Bank" });
+/** The airtime purchase every load sends. */
+export const AIRTIME = JSON.stringify({ network: "mtn", phone: "08031234567", amount: 100 });
 
 /** Signs up a merchant whose balance and limits never refuse the load on the sandbox at `base`; its request headers. */
 export async function unlimitedMerchant(base) {
