@@ -1,10 +1,18 @@
 import type { Context, MiddlewareHandler } from "hono";
+import { HonoRequest } from "hono/request";
 import { MAX_JSON_DEPTH } from "../domain/bounds.js";
 import { nestsDeeperThan } from "../domain/json-depth.js";
 import type { AppEnv } from "./env.js";
 import { ApiError } from "./errors.js";
 
 const JSON_TYPE = /^application\/([\w.-]+\+)?json$/;
+
+// Hono caches a body's text but parses it again on every `json()`: the depth check here and the route's
+// validator would parse each body twice. One parse per request, shared (both only read it).
+const parseJson = HonoRequest.prototype.json;
+HonoRequest.prototype.json = function json(this: HonoRequest) {
+  return (this.bodyCache.json ??= parseJson.call(this));
+};
 
 /** A route's bodies beside JSON (read by its own handler), and its 415 for a type it does not take either. */
 export interface BodiesBesideJson {
