@@ -161,3 +161,29 @@ export async function unlimitedMerchant(base) {
   if (res.status !== 201) throw new Error(`sign-up refused: ${res.status} ${JSON.stringify(body)}`);
   return { "x-api-key": body.data.api_key, "x-api-secret": body.data.api_secret, "content-type": "application/json" };
 }
+
+// ---- the built bundle ---------------------------------------------------------------------------------
+
+/**
+ * Line number (0-based) of a bundle -> the module it comes from, read from the `// src/x.ts` and
+ * `// node_modules/x/y.js` comments esbuild writes before each module. A build whose node_modules is a
+ * link names them by the path it leads to (`// ../../x/node_modules/...`): cut to `node_modules/...`.
+ */
+export function bundleModules(lines) {
+  const starts = [];
+  lines.forEach((line, i) => {
+    const m = /^\/\/ (?:\S*?\/)?((?:node_modules|src)\/\S+)$/.exec(line);
+    if (m) starts.push([i, m[1]]);
+  });
+  return (line) => {
+    let lo = 0;
+    let hi = starts.length - 1;
+    let found = "(bundle)";
+    while (lo <= hi) {
+      const mid = (lo + hi) >> 1;
+      if (starts[mid][0] <= line) (found = starts[mid][1]), (lo = mid + 1);
+      else hi = mid - 1;
+    }
+    return found;
+  };
+}

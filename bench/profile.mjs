@@ -19,7 +19,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
-import { arg, burst, PAYOUT, spawnServer, unlimitedMerchant, waitOk } from "./measure.mjs";
+import { AIRTIME, arg, bundleModules, burst, PAYOUT, spawnServer, unlimitedMerchant, waitOk } from "./measure.mjs";
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const ROOT = join(HERE, "..");
@@ -73,7 +73,7 @@ async function start() {
     ROUTE === "post"
       ? { url: `${base}/api/v1/payout/transfer`, method: "POST", headers, body: PAYOUT }
       : ROUTE === "airtime"
-        ? { url: `${base}/api/v1/vtu/airtime`, method: "POST", headers, body: JSON.stringify({ network: "mtn", phone: "08031234567", amount: 100 }) }
+        ? { url: `${base}/api/v1/vtu/airtime`, method: "POST", headers, body: AIRTIME }
         : { url: `${base}/api/v1/wallet/balance`, headers };
   const exited = new Promise((done) => child.once("exit", done));
   return {
@@ -96,26 +96,7 @@ async function start() {
 // ---- where each line of the bundle comes from ---------------------------------------------------------
 
 /** Line number -> module, from esbuild's `// node_modules/x/y.js` and `// src/x.ts` comments. */
-function moduleLines(file) {
-  const starts = [];
-  readFileSync(file, "utf8")
-    .split("\n")
-    .forEach((line, i) => {
-      const m = /^\/\/ ((?:node_modules|src)\/\S+)$/.exec(line);
-      if (m) starts.push([i, m[1]]);
-    });
-  return (line) => {
-    let lo = 0;
-    let hi = starts.length - 1;
-    let found = "(bundle)";
-    while (lo <= hi) {
-      const mid = (lo + hi) >> 1;
-      if (starts[mid][0] <= line) (found = starts[mid][1]), (lo = mid + 1);
-      else hi = mid - 1;
-    }
-    return found;
-  };
-}
+const moduleLines = (file) => bundleModules(readFileSync(file, "utf8").split("\n"));
 
 /** A module named for the table: a package (node_modules/@scope/name) or a source file. */
 function groupOf(url, line, bundled) {
