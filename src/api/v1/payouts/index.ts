@@ -17,8 +17,8 @@ export function payoutRoutes(_deps: Deps) {
     })
     .openapi(op.transfer, (c) => {
       const { ctx, state } = tenantOf(c);
-      const input = c.req.valid("json");
-      const payout = createPayout(ctx, state, { ...input, amount: toMinor(input.amount), client_ip: c.get("clientIp") });
+      const { amount, bank_code, account_number, account_name, bank_name, reference, narration } = c.req.valid("json");
+      const payout = createPayout(ctx, state, { amount: toMinor(amount), bank_code, account_number, account_name, bank_name, reference, narration, client_ip: c.get("clientIp") });
       const message = payout.status === "pending_approval" ? op.MESSAGES.held : op.MESSAGES.processing;
       return c.json(ok(payoutView(payout), message), 201);
     })
