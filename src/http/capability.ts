@@ -1,7 +1,6 @@
-import type { MiddlewareHandler } from "hono";
 import type { Capability } from "../domain/records.js";
-import type { AppEnv } from "./env.js";
 import { ApiError } from "./errors.js";
+import { checking } from "./validation.js";
 
 /** Each capability as the subject of "... is not enabled on this account." */
 const LABEL: Record<Capability, string> = {
@@ -12,11 +11,10 @@ const LABEL: Record<Capability, string> = {
 };
 
 /** Refuses every endpoint of a capability the merchant does not have. Payouts use their own code. */
-export const requireCapability = (capability: Capability): MiddlewareHandler<AppEnv> =>
-  async function requireCapability(c, next) {
+export const requireCapability = (capability: Capability) =>
+  checking("requireCapability", (c) => {
     if (!c.get("tenant").config.capabilities[capability]) {
       const code = capability === "payouts" ? "PAYOUT_DISABLED" : "SERVICE_NOT_ENABLED";
       throw new ApiError(code, `${LABEL[capability]} is not enabled on this account.`);
     }
-    await next();
-  };
+  });

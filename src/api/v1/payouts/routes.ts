@@ -6,7 +6,6 @@
  */
 import { code, inWords, spokenList } from "../../../domain/prose.js";
 import { z } from "@hono/zod-openapi";
-import type { MiddlewareHandler } from "hono";
 import { admitPayoutAttempt } from "../../../domain/attempt-caps.js";
 import { amount, digits, text } from "../../../domain/fields.js";
 import { DEFAULT_LIMITS as L, IDENTIFIER_DIGITS, PAYOUT_FEE_CAP, PAYOUT_FEE_PERCENT } from "../../../domain/limits.js";
@@ -18,18 +17,17 @@ import { PayoutSchema, PayoutStatusSchema } from "../../../domain/payouts.js";
 import { maxDelaySeconds } from "../../../domain/records.js";
 import { requireCapability } from "../../../http/capability.js";
 import { AT, DEMO_BALANCE, DEMO_HELD_PAYOUT, DEMO_PROCESSING_PAYOUT, demoNextId } from "../../../http/demo-examples.js";
-import type { AppEnv } from "../../../http/env.js";
 import { AFTER_COMMIT, body, errorExample, errors, examples, invalidExample, json } from "../../../http/openapi.js";
 import { tenantOf, routes, Success } from "../../../http/route.js";
+import { checking } from "../../../http/validation.js";
 
 const payouts = requireCapability("payouts");
 
 /** Counts the attempt before validation: the spec's caps count attempts, accepted or refused. */
-const payoutAttempts: MiddlewareHandler<AppEnv> = async function payoutAttempts(c, next) {
+const payoutAttempts = checking("payoutAttempts", (c) => {
   const { tenant, ctx, state } = tenantOf(c);
   admitPayoutAttempt(ctx, state, c.get("clientIp"), tenant.clock.settings());
-  await next();
-};
+});
 
 const route = routes({ tags: ["Payouts"], middleware: [payouts] });
 
