@@ -30,6 +30,38 @@ const wordsOf = (text: string) => normaliseName(text).split(" ").filter((w) => w
 
 /** Whether `given` names the holder `enquired`: each of its words one of the holder's, at least two of them (all, for a shorter name). */
 export function namesHolder(given: string, enquired: string): boolean {
+  return remembered(HOLDERS, enquired, given, comparedNames);
+}
+
+/** Whether `given` is the bank list's name, whatever its case, spacing and punctuation. */
+export const sameBankName = (given: string, listed: string): boolean => remembered(BANKS, listed, given, comparedBankNames);
+
+// A merchant pays the destinations it verified, again and again: the comparison of the same two names
+// is remembered (a pure function of them), by the name enquiry or bank list gives, then the one sent.
+// Bounded: past MEMO_ENTRIES pairs it starts again empty.
+export const MEMO_ENTRIES = 4096;
+type Memo = { size: number; byKnown: Map<string, Map<string, boolean>> };
+const HOLDERS: Memo = { size: 0, byKnown: new Map() };
+const BANKS: Memo = { size: 0, byKnown: new Map() };
+
+function remembered(memo: Memo, known: string, given: string, compare: (given: string, known: string) => boolean): boolean {
+  let answers = memo.byKnown.get(known);
+  const kept = answers?.get(given);
+  if (kept !== undefined) return kept;
+  const answer = compare(given, known);
+  if (memo.size >= MEMO_ENTRIES) {
+    memo.byKnown.clear();
+    memo.size = 0;
+    answers = undefined;
+  }
+  if (!answers) memo.byKnown.set(known, (answers = new Map()));
+  answers.set(given, answer);
+  memo.size++;
+  return answer;
+}
+
+/** namesHolder's comparison itself. */
+export function comparedNames(given: string, enquired: string): boolean {
   const left = wordsOf(enquired);
   const words = wordsOf(given);
   if (words.length < Math.min(2, left.length)) return false;
@@ -41,8 +73,8 @@ export function namesHolder(given: string, enquired: string): boolean {
   return true;
 }
 
-/** Whether `given` is the bank list's name, whatever its case, spacing and punctuation. */
-export const sameBankName = (given: string, listed: string): boolean => normaliseName(given) === normaliseName(listed);
+/** sameBankName's comparison itself. */
+export const comparedBankNames = (given: string, listed: string): boolean => normaliseName(given) === normaliseName(listed);
 
 /**
  * Refuses a transfer whose `bank_name` is not the bank's, or whose `account_name` does not name the

@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { assertDestinationNames, namesHolder, normaliseName, sameBankName } from "../../src/domain/name-check.js";
+import { assertDestinationNames, comparedBankNames, comparedNames, MEMO_ENTRIES, namesHolder, normaliseName, sameBankName } from "../../src/domain/name-check.js";
 import { accountHolderName } from "../../src/domain/names.js";
 import { GTB_ACCOUNT, makeContext, thrown } from "./context.js";
 
@@ -89,5 +89,23 @@ describe("assertDestinationNames", () => {
     expect(thrown(() => assertDestinationNames(ctx, { ...dest, account_number: "1234560000", bank_name: "GTBank" })).code).toBe("BANK_NAME_MISMATCH");
     // The other test accounts resolve, so their names are checked.
     expect(thrown(() => assertDestinationNames(ctx, { ...dest, account_number: "1234560001", account_name: "JOHN DOE" })).code).toBe("ACCOUNT_NAME_MISMATCH");
+  });
+});
+
+describe("the remembered comparisons", () => {
+  const name = fc.oneof(fc.constantFrom("EZE SEGUN FOLAKE", "Segun Eze", "eze", "Guaranty Trust Bank", "GUARANTY-TRUST bank", "Ọlá Adébáyọ̀"), fc.string({ maxLength: 12 }));
+  it("answer as the comparison itself, asked again and again, past the memo's bound", () => {
+    fc.assert(
+      fc.property(fc.array(fc.tuple(name, name), { minLength: 1, maxLength: 50 }), (pairs) => {
+        for (const [given, known] of [...pairs, ...pairs]) {
+          expect(namesHolder(given, known)).toBe(comparedNames(given, known));
+          expect(sameBankName(given, known)).toBe(comparedBankNames(given, known));
+        }
+      }),
+      { numRuns: 300 },
+    );
+    // Past the bound it starts again, still right.
+    for (let i = 0; i < MEMO_ENTRIES + 10; i++) expect(namesHolder(`EZE ${i}`, "EZE SEGUN")).toBe(false);
+    expect(namesHolder("Segun Eze", "EZE SEGUN")).toBe(true);
   });
 });
