@@ -37,6 +37,8 @@ type AttemptAnswer = Awaited<ReturnType<Transport["post"]>>;
 
 /** What a dropped attempt gets: no answer at all. */
 const DROPPED = Object.freeze({ status_code: null, error: "Dropped by fault injection: treated as if the receiver were down", latency_ms: 0, response_excerpt: null });
+/** What `drain` answers when nothing waits to be sent. */
+const NOTHING_TO_SEND: Promise<void> = Promise.resolve();
 
 /** A planned attempt to send, with the context it was planned in (its answer is applied as of then) and its place in the log. */
 interface Sendable {
@@ -73,6 +75,7 @@ export class WebhookDispatcher {
   /** Starts the first attempt of every new event; resolves when those attempts are done. */
   drain(tenant: Tenant): Promise<void> {
     if (this.store.shared) return this.drainShared(tenant);
+    if (tenant.state.outbox.length === 0) return NOTHING_TO_SEND; // most requests: no promise made
     const started: Promise<unknown>[] = [];
     while (tenant.state.outbox.length > 0) {
       const event = tenant.state.events.get(tenant.state.outbox.shift()!);
