@@ -18,14 +18,13 @@ const HEX = "0123456789abcdef";
 
 export function createIds(seed?: string): Ids {
   const bytes = seed === undefined ? cryptoBytes : seededBytes(seed);
-  const makers = new Map<string, () => string>();
+  // By alphabet, then size: no key text made per identifier.
+  const makers = new Map<string, Map<number, () => string>>();
   const gen = (alphabet: string, size: number) => {
-    const key = `${size}:${alphabet}`;
-    let make = makers.get(key);
-    if (!make) {
-      make = customRandom(alphabet, size, bytes);
-      makers.set(key, make);
-    }
+    let sized = makers.get(alphabet);
+    if (!sized) makers.set(alphabet, (sized = new Map()));
+    let make = sized.get(size);
+    if (!make) sized.set(size, (make = customRandom(alphabet, size, bytes)));
     return make();
   };
   return {
