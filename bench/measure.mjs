@@ -1,6 +1,7 @@
 // What bench/run.mjs measures with: servers in their own process groups, the load tool, the server's
 // CPU time and memory from /proc, and the statistics quoted in RESULTS.md.
 import { spawn, execFileSync } from "node:child_process";
+import { performance } from "node:perf_hooks";
 import { readdirSync, readFileSync } from "node:fs";
 import autocannon from "autocannon";
 
@@ -108,6 +109,36 @@ export function rssBytes(pid) {
   } catch {
     return NaN;
   }
+}
+
+// ---- cold start -------------------------------------------------------------------------------------
+
+/**
+ * Spawn to first 200, each contender once per round in a rotated order, so a busy moment of the
+ * machine falls on all of them alike (compare them per round). A contender is `{ name, cmd, args(port),
+ * path, headers? }`; it gains `ms` (spawn to first 200, per round) and `cpuMs` (its process group's
+ * user + system time by then, from /proc in 10 ms ticks), or `failed`. `port()` gives each start a port.
+ */
+export async function coldStarts(contenders, { rounds, port, cwd }) {
+  for (const c of contenders) Object.assign(c, { ms: [], cpuMs: [] });
+  for (let round = 0; round < rounds; round++) {
+    for (const c of rotate(contenders, round % contenders.length)) {
+      if (c.failed) continue;
+      const p = port();
+      const t0 = performance.now();
+      const server = spawnServer(c.cmd, c.args(p), { cwd });
+      try {
+        await waitOk(`http://127.0.0.1:${p}${c.path}`, c.headers ?? {}, 90_000);
+        c.ms.push(performance.now() - t0);
+        c.cpuMs.push(cpuSeconds(server.pid) * 1000);
+      } catch (err) {
+        c.failed = err.message;
+      } finally {
+        await server.stop();
+      }
+    }
+  }
+  return contenders;
 }
 
 // ---- load -------------------------------------------------------------------------------------------

@@ -14,7 +14,7 @@ import { join, dirname } from "node:path";
 import { fileURLToPath } from "node:url";
 import { performance } from "node:perf_hooks";
 import { spawn } from "node:child_process";
-import { arg, burst, cannon, log, median, PAYOUT, rotate, rssBytes, spawnServer, unlimitedMerchant, waitOk } from "./measure.mjs";
+import { arg, burst, cannon, coldStarts, log, median, PAYOUT, rotate, rssBytes, spawnServer, unlimitedMerchant, waitOk } from "./measure.mjs";
 import { writeResults } from "./report.mjs";
 
 const HERE = dirname(fileURLToPath(import.meta.url));
@@ -217,33 +217,6 @@ async function throughput(baseline, contenders) {
   return { baseBursts, contenders };
 }
 
-// ---- cold start -------------------------------------------------------------------------------------
-
-/**
- * Spawn to first 200, each contender once per round in a rotated order, so a busy moment of the
- * machine falls on all of them alike; the sandbox's ratio to bare Hono is taken per round.
- */
-async function coldStarts(contenders) {
-  for (const c of contenders) c.ms = [];
-  for (let round = 0; round < METHOD.coldRounds; round++) {
-    for (const c of rotate(contenders, round % contenders.length)) {
-      if (c.failed) continue;
-      const p = port();
-      const t0 = performance.now();
-      const server = spawnServer(c.cmd, c.args(p), { cwd: ROOT });
-      try {
-        await waitOk(`http://127.0.0.1:${p}${c.path}`, c.headers ?? {}, 90_000);
-        c.ms.push(performance.now() - t0);
-      } catch (err) {
-        c.failed = err.message;
-      } finally {
-        await server.stop();
-      }
-    }
-  }
-  return contenders;
-}
-
 // ---- memory under steady load -------------------------------------------------------------------------
 
 /**
@@ -339,7 +312,7 @@ results.cold = await coldStarts([
   { name: "Bare Hono (built)", cmd: process.execPath, args: baselineArgs, path: "/" },
   { name: "merchant-sandbox (built)", cmd: process.execPath, args: (p) => sandboxArgs(p, []), path: "/api/v1/wallet/balance", headers: DEMO },
   ...PEERS(peerDir).map((peer) => ({ name: peer.name, cmd: peer.cmd, args: peer.args, path: "/api/v1/wallet/balance", headers: DEMO })),
-]);
+], { rounds: METHOD.coldRounds, port, cwd: ROOT });
 for (const c of results.cold) log("cold start", c.name, c.failed ?? `${Math.round(median(c.ms))} ms`);
 
 [results.timers] = await runNode([join(HERE, "scale.mjs"), "timers"]);
