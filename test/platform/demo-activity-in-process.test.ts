@@ -3,7 +3,7 @@
  * (http/in-process-request.ts), not through `app.request`, which builds an undici Request per request.
  * The two must leave the same merchant: state, clock, identifiers, timers, events and deliveries, the
  * integration checks, and a request log equal entry by entry. Only what no two runs share differs:
- * latency_ms (measured) and request_id (a random UUID, as every request's is). The wall clock is the
+ * latency_ms (measured) and request_id (a random UUID, unless the client sent its own). The wall clock is the
  * harness's fixed one, so the realtime demo clock and every wall time agree between the two.
  */
 import fc from "fast-check";
@@ -43,8 +43,9 @@ function comparable(value: unknown): unknown {
   if (value === null || typeof value !== "object") return value;
   const out: Record<string, unknown> = {};
   for (const [key, v] of Object.entries(value)) {
-    if (key === "request_id" && typeof v === "string" && v !== "") expect(v).toMatch(UUID);
-    else if (key === "latency_ms" && v !== null) expect(v).toBeGreaterThanOrEqual(0);
+    // A request id the sandbox made is a random UUID; a client's own is kept, and compared.
+    if (key === "request_id" && typeof v === "string" && UUID.test(v)) continue;
+    if (key === "latency_ms" && v !== null) expect(v).toBeGreaterThanOrEqual(0);
     else out[key] = comparable(v);
   }
   return out;
@@ -87,6 +88,8 @@ describe("the demo merchant's sample activity, made in process", () => {
       method: fc.constantFrom("GET", "POST", "PUT", "PATCH", "DELETE"),
       path: fc.constantFrom(...paths),
       contentType: fc.constantFrom("application/json", "text/plain", "application/vnd.api+json", undefined),
+      // Names in any case, some the app reads (a client's X-Request-Id is kept when it is a sane token), values untrimmed.
+      extra: fc.dictionary(fc.constantFrom("X-Request-Id", "x-request-id", "Accept", "X-Forwarded-For", "Content-Type", "X-API-KEY"), fc.stringMatching(/^[ -~]{0,24}$/), { maxKeys: 3 }),
       body: fc.option(fc.oneof(fc.json({ maxDepth: 3 }), fc.string({ maxLength: 40 }), fc.constant(JSON.stringify(activity.find((r) => r.body)!.body))), { nil: undefined }),
     });
     await fc.assert(
@@ -94,9 +97,12 @@ describe("the demo merchant's sample activity, made in process", () => {
         const sides = [await demoBuilt(throughAppRequest), await demoBuilt()];
         for (const r of requests) {
           const body = r.method === "GET" ? undefined : r.body;
+          // Refused in process (it throws): a body under a blank Content-Type.
+          const contentType = Object.entries(r.extra).find(([name]) => name.toLowerCase() === "content-type")?.[1] ?? r.contentType;
+          if (body?.length && contentType?.trim() === "") continue;
           const init = (demo: (typeof sides)[number]["demo"]) => ({
             method: r.method,
-            headers: { ...demo.keys, ...(r.contentType ? { "content-type": r.contentType } : {}) },
+            headers: { ...demo.keys, ...(r.contentType ? { "content-type": r.contentType } : {}), ...r.extra },
             body,
           });
           const env = { incoming: { socket: { remoteAddress: "127.0.0.1" } } };
@@ -112,7 +118,7 @@ describe("the demo merchant's sample activity, made in process", () => {
         const [full, fast] = await Promise.all(sides.map(merchantOf));
         expect(fast).toEqual(full);
       }),
-      { numRuns: 15 },
+      { numRuns: 25 },
     );
   });
 });
