@@ -19,7 +19,8 @@ const clis = process.argv.flatMap((a, i) => (a === "--cli" ? [resolve(process.ar
 if (clis.length === 0) clis.push(resolve("dist/cli.mjs"));
 let nextPort = 21600 + (process.pid % 50) * 100;
 
-const MARK = (name) => `process._rawDebug("@mark " + ${JSON.stringify(name)} + " " + performance.now());`;
+// Wall time from process start, and the process's CPU time (user + system, every thread) by then.
+const MARK = (name) => `process._rawDebug("@mark " + ${JSON.stringify(name)} + " " + performance.now() + " " + (() => { const u = process.cpuUsage(); return (u.user + u.system) / 1000; })());`;
 /** [phase that ends here, where in the loader] */
 const LOADER = [
   ["Node's start, to the loader's first line", /^const bundle = /m],
@@ -78,30 +79,32 @@ async function once(cli) {
   }
 }
 
+/** [name, wall ms, CPU ms] of each mark, in order. */
 function parseMarks(text) {
-  return [...text.matchAll(/^@mark (.+) ([\d.]+)$/gm)].map((m) => [m[1], Number(m[2])]);
+  return [...text.matchAll(/^@mark (.+) ([\d.]+) ([\d.]+)$/gm)].map((m) => [m[1], Number(m[2]), Number(m[3])]);
 }
 
 const builds = [];
 for (const cli of clis) builds.push({ cli, marked: await marked(cli), runs: [] });
 for (let run = 0; run < RUNS; run++) for (const b of rotate(builds, run % builds.length)) b.runs.push(await once(b.marked));
 
-/** Each phase's length in one run: from the mark before it (0 for the first) to its own. */
+/** Each phase's length in one run, [wall, CPU]: from the mark before it (0 for the first) to its own. */
 function phases(marks) {
   const out = new Map();
-  let last = 0;
-  for (const [name, at] of marks) {
+  let last = [0, 0];
+  for (const [name, at, cpu] of marks) {
     if (!name.startsWith("module ")) {
-      out.set(name, at - last);
-      last = at;
+      out.set(name, [at - last[0], cpu - last[1]]);
+      last = [at, cpu];
     }
   }
-  out.set("total, spawn to first GET answered", marks.find(([n]) => n === FIRST)?.[1]);
+  const first = marks.find(([n]) => n === FIRST);
+  if (first) out.set("total, spawn to first GET answered", [first[1], first[2]]);
   return out;
 }
 
 const names = [...LOADER.map(([n]) => n), ...BUNDLE.map(([n]) => n), FIRST, "total, spawn to first GET answered"];
-console.log(`\nmedians of ${RUNS} starts (ms from process start), order rotated`);
+console.log(`\nmedians of ${RUNS} starts, order rotated: wall ms / CPU ms (the process's, all threads; Node's start: CPU before the loader)`);
 clis.forEach((cli, i) => console.log(`[${i}] ${cli}`));
 console.log(`| Phase | ${builds.map((_, i) => `[${i}]`).join(" | ")} |`);
 console.log(`|---|${builds.map(() => "---:").join("|")}|`);
@@ -109,7 +112,7 @@ const table = builds.map((b) => b.runs.map(phases));
 for (const name of names) {
   const cells = table.map((runs) => {
     const xs = runs.map((p) => p.get(name)).filter((v) => v !== undefined);
-    return xs.length ? median(xs).toFixed(1) : "-";
+    return xs.length ? `${median(xs.map(([w]) => w)).toFixed(1)} / ${median(xs.map(([, c]) => c)).toFixed(1)}` : "-";
   });
   console.log(`| ${name === FIRST ? "listening to the first GET answered" : name} | ${cells.join(" | ")} |`);
 }
@@ -120,13 +123,13 @@ if (MODULES) {
     for (const marks of b.runs) {
       const mods = marks.filter(([n]) => n.startsWith("module ") || n === BUNDLE[0][0]);
       for (let j = 0; j + 1 < mods.length; j++) {
-        const [name, at] = mods[j];
+        const [name, , cpu] = mods[j];
         if (!per.has(name)) per.set(name, []);
-        per.get(name).push(mods[j + 1][1] - at);
+        per.get(name).push(mods[j + 1][2] - cpu);
       }
     }
     const top = [...per].map(([n, xs]) => [n, median(xs)]).sort((a, b) => b[1] - a[1]).slice(0, 25);
-    console.log(`\n[${i}] slowest modules (median ms, from its first line to the next module's)`);
+    console.log(`\n[${i}] slowest modules (median CPU ms, from its first line to the next module's)`);
     for (const [n, ms] of top) console.log(`  ${ms.toFixed(2).padStart(6)}  ${n.slice("module ".length)}`);
   });
 }
