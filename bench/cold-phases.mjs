@@ -10,13 +10,11 @@
 import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
-import { arg, median, rotate, spawnServer, waitOk } from "./measure.mjs";
+import { arg, cliArgs, DEMO, median, rotate, spawnServer, waitOk } from "./measure.mjs";
 
 const RUNS = Number(arg("--runs", 9));
 const MODULES = process.argv.includes("--modules");
-const DEMO = { "x-api-key": "pk_test_demo_4b1f0c9e7a2d46d1", "x-api-secret": "sk_test_demo_9f3e2a7c5b8d4e61a0c2" };
-const clis = process.argv.flatMap((a, i) => (a === "--cli" ? [resolve(process.argv[i + 1])] : []));
-if (clis.length === 0) clis.push(resolve("dist/cli.mjs"));
+const clis = cliArgs(resolve("dist/cli.mjs"));
 let nextPort = 21600 + (process.pid % 50) * 100;
 
 // Wall time from process start, and the process's CPU time (user + system, every thread) by then.

@@ -5,16 +5,14 @@
 //   node bench/cold-start.mjs [--rounds 15] [--cli dist/cli.mjs] [--cli /tmp/base/dist/cli.mjs ...]
 //
 // Each --cli is a built sandbox (default: this checkout's); several compare builds side by side.
-import { join, dirname, resolve } from "node:path";
+import { join, dirname } from "node:path";
 import { fileURLToPath } from "node:url";
-import { arg, coldStarts, spread } from "./measure.mjs";
+import { arg, cliArgs, coldStarts, DEMO, spread } from "./measure.mjs";
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const ROOT = join(HERE, "..");
 const ROUNDS = Number(arg("--rounds", 15));
-const DEMO = { "x-api-key": "pk_test_demo_4b1f0c9e7a2d46d1", "x-api-secret": "sk_test_demo_9f3e2a7c5b8d4e61a0c2" };
-const clis = process.argv.flatMap((a, i) => (a === "--cli" ? [resolve(process.argv[i + 1])] : []));
-if (clis.length === 0) clis.push(join(ROOT, "dist/cli.mjs"));
+const clis = cliArgs(join(ROOT, "dist/cli.mjs"));
 // Below this machine's ephemeral range (32768-60999), apart per process.
 let nextPort = 21100 + (process.pid % 50) * 100;
 

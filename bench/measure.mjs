@@ -3,12 +3,22 @@
 import { spawn, execFileSync } from "node:child_process";
 import { performance } from "node:perf_hooks";
 import { readdirSync, readFileSync } from "node:fs";
+import { resolve } from "node:path";
 import autocannon from "autocannon";
 
 export const log = (...a) => console.log(...a);
 
 /** The value after `--name` on the command line, or `fallback`. */
 export const arg = (name, fallback) => (process.argv.includes(name) ? process.argv[process.argv.indexOf(name) + 1] : fallback);
+
+/** Every `--cli PATH` of the command line, resolved; `fallback` when there is none. */
+export function cliArgs(fallback) {
+  const clis = process.argv.flatMap((a, i) => (a === "--cli" ? [resolve(process.argv[i + 1])] : []));
+  return clis.length > 0 ? clis : [fallback];
+}
+
+/** The demo merchant's keys (fixtures/merchants.json). */
+export const DEMO = { "x-api-key": "pk_test_demo_4b1f0c9e7a2d46d1", "x-api-secret": "sk_test_demo_9f3e2a7c5b8d4e61a0c2" };
 
 // ---- statistics -------------------------------------------------------------------------------------
 

@@ -14,7 +14,7 @@ import { join, dirname } from "node:path";
 import { fileURLToPath } from "node:url";
 import { performance } from "node:perf_hooks";
 import { spawn } from "node:child_process";
-import { arg, burst, cannon, coldStarts, log, median, PAYOUT, rotate, rssBytes, spawnServer, unlimitedMerchant, waitOk } from "./measure.mjs";
+import { arg, burst, cannon, coldStarts, DEMO, log, median, PAYOUT, rotate, rssBytes, spawnServer, unlimitedMerchant, waitOk } from "./measure.mjs";
 import { writeResults } from "./report.mjs";
 
 const HERE = dirname(fileURLToPath(import.meta.url));
@@ -51,7 +51,6 @@ const work = mkdtempSync(join(tmpdir(), "msb-bench-"));
 let nextPort = 20100 + (process.pid % 50) * 200;
 const port = () => nextPort++;
 const fmtRps = (n) => Math.round(n).toLocaleString("en-US");
-const DEMO = { "x-api-key": "pk_test_demo_4b1f0c9e7a2d46d1", "x-api-secret": "sk_test_demo_9f3e2a7c5b8d4e61a0c2" };
 const AIRTIME = JSON.stringify({ network: "mtn", phone: "08031234567", amount: 100 });
 const ROUTES = [
   ["GET /api/v1/wallet/balance", (s) => ({ url: `${s.base}/api/v1/wallet/balance`, headers: s.headers })],
