@@ -7,6 +7,9 @@
  * test/platform/demo-activity-in-process.test.ts holds the two equal.
  */
 
+/** A path a URL keeps as written (as @hono/node-server tests it): any other is normalised as a Request's URL would be. */
+const PLAIN_PATH = /^\/(?!.*\/\.\.?(?:[/?#]|$))[!#$&-;=?-[\]_a-z~]*$/;
+
 export interface InProcessInit {
   method: string;
   headers: Record<string, string>;
@@ -30,7 +33,7 @@ export function inProcessRequest(path: string, init: InProcessInit): Request {
   let signal: AbortSignal | undefined;
   const request = {
     method: init.method,
-    url: `http://localhost${path}`,
+    url: PLAIN_PATH.test(path) ? `http://localhost${path}` : new URL(`http://localhost${path}`).href,
     headers,
     body: null,
     bodyUsed: false,

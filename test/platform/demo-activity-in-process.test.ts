@@ -83,7 +83,9 @@ describe("the demo merchant's sample activity, made in process", () => {
 
   it("answers any request as app.request does, and logs it alike", async () => {
     const activity = demoMerchant().requests;
-    const paths = [...new Set(activity.map((r) => r.path.split("/$")[0]!)), "/api/v1/wallet/balance", "/api/v1/payout/transfer", "/api/v1/nowhere"];
+    // The activity's paths, and paths a URL rewrites (spaces, dot segments, non-ASCII) or no route takes.
+    const odd = ["/api/v1/virtual-cards/a b", "/api/v1/../v1/wallet/balance", "/api/v1/./wallet/balance", "/api/v1/virtual-cards/é/fund", "/api/v1/nowhere"];
+    const paths = [...new Set(activity.map((r) => r.path.split("/$")[0]!)), "/api/v1/wallet/balance", "/api/v1/payout/transfer", ...odd];
     const request = fc.record({
       method: fc.constantFrom("GET", "POST", "PUT", "PATCH", "DELETE"),
       path: fc.constantFrom(...paths),
