@@ -1,13 +1,24 @@
 // What bench/run.mjs measures with: servers in their own process groups, the load tool, the server's
 // CPU time and memory from /proc, and the statistics quoted in RESULTS.md.
 import { spawn, execFileSync } from "node:child_process";
+import { performance } from "node:perf_hooks";
 import { readdirSync, readFileSync } from "node:fs";
+import { resolve } from "node:path";
 import autocannon from "autocannon";
 
 export const log = (...a) => console.log(...a);
 
 /** The value after `--name` on the command line, or `fallback`. */
 export const arg = (name, fallback) => (process.argv.includes(name) ? process.argv[process.argv.indexOf(name) + 1] : fallback);
+
+/** Every `--cli PATH` of the command line, resolved; `fallback` when there is none. */
+export function cliArgs(fallback) {
+  const clis = process.argv.flatMap((a, i) => (a === "--cli" ? [resolve(process.argv[i + 1])] : []));
+  return clis.length > 0 ? clis : [fallback];
+}
+
+/** The demo merchant's keys (fixtures/merchants.json). */
+export const DEMO = { "x-api-key": "pk_test_demo_4b1f0c9e7a2d46d1", "x-api-secret": "sk_test_demo_9f3e2a7c5b8d4e61a0c2" };
 
 // ---- statistics -------------------------------------------------------------------------------------
 
@@ -108,6 +119,36 @@ export function rssBytes(pid) {
   } catch {
     return NaN;
   }
+}
+
+// ---- cold start -------------------------------------------------------------------------------------
+
+/**
+ * Spawn to first 200, each contender once per round in a rotated order, so a busy moment of the
+ * machine falls on all of them alike (compare them per round). A contender is `{ name, cmd, args(port),
+ * path, headers? }`; it gains `ms` (spawn to first 200, per round) and `cpuMs` (its process group's
+ * user + system time by then, from /proc in 10 ms ticks), or `failed`. `port()` gives each start a port.
+ */
+export async function coldStarts(contenders, { rounds, port, cwd }) {
+  for (const c of contenders) Object.assign(c, { ms: [], cpuMs: [] });
+  for (let round = 0; round < rounds; round++) {
+    for (const c of rotate(contenders, round % contenders.length)) {
+      if (c.failed) continue;
+      const p = port();
+      const t0 = performance.now();
+      const server = spawnServer(c.cmd, c.args(p), { cwd });
+      try {
+        await waitOk(`http://127.0.0.1:${p}${c.path}`, c.headers ?? {}, 90_000);
+        c.ms.push(performance.now() - t0);
+        c.cpuMs.push(cpuSeconds(server.pid) * 1000);
+      } catch (err) {
+        c.failed = err.message;
+      } finally {
+        await server.stop();
+      }
+    }
+  }
+  return contenders;
 }
 
 // ---- load -------------------------------------------------------------------------------------------

@@ -14,7 +14,7 @@ import { join, dirname } from "node:path";
 import { fileURLToPath } from "node:url";
 import { performance } from "node:perf_hooks";
 import { spawn } from "node:child_process";
-import { AIRTIME, arg, burst, cannon, log, median, PAYOUT, rotate, rssBytes, spawnServer, unlimitedMerchant, waitOk } from "./measure.mjs";
+import { AIRTIME, arg, burst, cannon, coldStarts, DEMO, log, median, PAYOUT, rotate, rssBytes, spawnServer, unlimitedMerchant, waitOk } from "./measure.mjs";
 import { writeResults } from "./report.mjs";
 
 const HERE = dirname(fileURLToPath(import.meta.url));
@@ -51,7 +51,6 @@ const work = mkdtempSync(join(tmpdir(), "msb-bench-"));
 let nextPort = 20100 + (process.pid % 50) * 200;
 const port = () => nextPort++;
 const fmtRps = (n) => Math.round(n).toLocaleString("en-US");
-const DEMO = { "x-api-key": "pk_test_demo_4b1f0c9e7a2d46d1", "x-api-secret": "sk_test_demo_9f3e2a7c5b8d4e61a0c2" };
 const ROUTES = [
   ["GET /api/v1/wallet/balance", (s) => ({ url: `${s.base}/api/v1/wallet/balance`, headers: s.headers })],
   ["POST /api/v1/payout/transfer", (s) => ({ url: `${s.base}/api/v1/payout/transfer`, method: "POST", headers: s.headers, body: PAYOUT })],
@@ -216,33 +215,6 @@ async function throughput(baseline, contenders) {
   return { baseBursts, contenders };
 }
 
-// ---- cold start -------------------------------------------------------------------------------------
-
-/**
- * Spawn to first 200, each contender once per round in a rotated order, so a busy moment of the
- * machine falls on all of them alike; the sandbox's ratio to bare Hono is taken per round.
- */
-async function coldStarts(contenders) {
-  for (const c of contenders) c.ms = [];
-  for (let round = 0; round < METHOD.coldRounds; round++) {
-    for (const c of rotate(contenders, round % contenders.length)) {
-      if (c.failed) continue;
-      const p = port();
-      const t0 = performance.now();
-      const server = spawnServer(c.cmd, c.args(p), { cwd: ROOT });
-      try {
-        await waitOk(`http://127.0.0.1:${p}${c.path}`, c.headers ?? {}, 90_000);
-        c.ms.push(performance.now() - t0);
-      } catch (err) {
-        c.failed = err.message;
-      } finally {
-        await server.stop();
-      }
-    }
-  }
-  return contenders;
-}
-
 // ---- memory under steady load -------------------------------------------------------------------------
 
 /**
@@ -338,7 +310,7 @@ results.cold = await coldStarts([
   { name: "Bare Hono (built)", cmd: process.execPath, args: baselineArgs, path: "/" },
   { name: "merchant-sandbox (built)", cmd: process.execPath, args: (p) => sandboxArgs(p, []), path: "/api/v1/wallet/balance", headers: DEMO },
   ...PEERS(peerDir).map((peer) => ({ name: peer.name, cmd: peer.cmd, args: peer.args, path: "/api/v1/wallet/balance", headers: DEMO })),
-]);
+], { rounds: METHOD.coldRounds, port, cwd: ROOT });
 for (const c of results.cold) log("cold start", c.name, c.failed ?? `${Math.round(median(c.ms))} ms`);
 
 [results.timers] = await runNode([join(HERE, "scale.mjs"), "timers"]);

@@ -184,7 +184,8 @@ export function parseSettings(argv: string[], env: NodeJS.ProcessEnv, readFile?:
     if (fromFlag !== undefined) raw[key] = fromFlag;
     else if (fromEnv !== undefined && fromEnv !== "") raw[key] = fromEnv;
   }
-  const result = SettingsSchema.safeParse(raw);
+  // Parsed once: zod's compiled fast path (new Function, which V8's code cache cannot keep) would cost more than it saves.
+  const result = SettingsSchema.safeParse(raw, { jitless: true });
   if (!result.success) {
     const issue = result.error.issues[0]!;
     const key = String(issue.path[0]);

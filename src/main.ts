@@ -13,7 +13,8 @@ import { LOGS_USAGE, logs, parseLogsArgs } from "./cli/logs.js";
 import { startServer } from "./server.js";
 import { packageVersion } from "./cli/version.js";
 
-const USAGE = `merchant-sandbox: a high-fidelity sandbox of the Merchant Payments Service
+/** Made when asked for: every setting's help, with its default, is not a start's business. */
+const usage = () => `merchant-sandbox: a high-fidelity sandbox of the Merchant Payments Service
 
 Usage: merchant-sandbox start [options]
        merchant-sandbox run FILE...                         (run scenario steps; exit 1 on failure)
@@ -45,11 +46,11 @@ async function main(argv: string[]): Promise<number | undefined> {
     return 0;
   }
   if (command === "--help" || command === "-h" || help(rest)) {
-    process.stdout.write(USAGE);
+    process.stdout.write(usage());
     return 0;
   }
   if (command !== "start") {
-    process.stderr.write(`unknown command: ${command}\n\n${USAGE}`);
+    process.stderr.write(`unknown command: ${command}\n\n${usage()}`);
     return 2;
   }
   const parsed = parseSettings(rest, process.env, (path) => readFileSync(path, "utf8"));

@@ -11,6 +11,7 @@ import { resolve } from "node:path";
 import { createApp, type App } from "./app.js";
 import { connectionsPerIpOf, drainSecondsOf, quotasOf, type Settings } from "./config.js";
 import { DEFAULT_CONNECTION_LIMITS, guardedServer, type ConnectionLimits } from "./http/connection-limits.js";
+import { inProcessRequest, type InProcessInit } from "./http/in-process-request.js";
 import { listenError } from "./listen-error.js";
 import { packageVersion } from "./cli/version.js";
 import { createRuntime } from "./runtime.js";
@@ -86,21 +87,30 @@ function addDemoMerchants(registry: Registry, demo: FixtureMerchant[]): Tenant[]
  */
 const SAMPLE_ENV = { incoming: { socket: { remoteAddress: "127.0.0.1" } }, sampleActivity: true } as const;
 
+/** How a request of the activity reaches the app. */
+export type SendToApp = (app: App, path: string, init: InProcessInit, env: typeof SAMPLE_ENV) => Response | Promise<Response>;
+
+/** Straight to `app.fetch`, no Request built (http/in-process-request.ts). */
+const inProcess: SendToApp = (app, path, init, env) => app.fetch(inProcessRequest(path, init), env);
+
 /**
  * A new demo merchant's sample activity (fixtures/demo-activity.json), made through the API itself,
  * in order, `$name` standing for a value captured from an earlier reply. A request that fails stops
- * the start with the fixture named: a broken fixture must not leave a half-made demo.
+ * the start with the fixture named: a broken fixture must not leave a half-made demo. `send` is how
+ * the requests reach the app: tests pass `app.request` to hold the in-process way equal to it.
  */
-export async function runDemoActivity(app: App, merchant: FixtureMerchant): Promise<void> {
+export async function runDemoActivity(app: App, merchant: FixtureMerchant, send: SendToApp = inProcess): Promise<void> {
   const vars: Record<string, unknown> = {};
   const headers = { "x-api-key": merchant.api_key, "x-api-secret": merchant.api_secret, "content-type": "application/json" };
   for (const [i, r] of merchant.requests.entries()) {
     const path = substitute(r.path, vars) as string;
     const body = r.body === undefined ? undefined : JSON.stringify(substitute(r.body, vars));
-    const res = await app.request(path, { method: r.method, headers, body }, SAMPLE_ENV);
+    const res = await send(app, path, { method: r.method, headers, body }, SAMPLE_ENV);
+    if (res.status >= 300) throw new Error(`fixture ${merchant.activity} request ${i + 1} (${r.method} ${path}) failed: ${res.status} ${await res.text()}`);
+    // Read only to capture from it: reading an answer builds an undici Response and its stream.
+    if (r.capture === undefined) continue;
     const reply = (await res.json()) as unknown;
-    if (res.status >= 300) throw new Error(`fixture ${merchant.activity} request ${i + 1} (${r.method} ${path}) failed: ${res.status} ${JSON.stringify(reply)}`);
-    for (const [name, at] of Object.entries(r.capture ?? {})) vars[name] = pick(reply, at);
+    for (const [name, at] of Object.entries(r.capture)) vars[name] = pick(reply, at);
   }
 }
 

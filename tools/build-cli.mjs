@@ -44,8 +44,11 @@ const { outputFiles } = await build({
   // left out of the bundle, so the cold start of every other store never parses it.
   external: ["postgres"],
 });
-// The loader wraps the bundle in a function: src/main.ts's `#!` line is the loader's to keep.
-writeFileSync("dist/cli.cjs", outputFiles[0].text.replace(/^#!.*\n/, ""));
+// The loader wraps the bundle in a function: src/main.ts's `#!` line is the loader's to keep. esbuild
+// writes code in ASCII (escaping the rest) but copies comments as they are: escaped here too, so the
+// whole bundle is ASCII and the loader can skip decoding it as UTF-8.
+const ascii = (text) => text.replace(/[^\x00-\x7f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
+writeFileSync("dist/cli.cjs", ascii(outputFiles[0].text.replace(/^#!.*\n/, "")));
 rmSync("dist/cli.cjs.cache", { force: true });
 copyFileSync("tools/cli-loader.mjs", "dist/cli.mjs");
 chmodSync("dist/cli.mjs", 0o755);

@@ -1,20 +1,21 @@
 /**
- * Hono's own router (a RegExpRouter, or a TrieRouter when a pattern needs it: this app's does) with
- * its answers remembered for paths without parameters: the API's hot routes (GET /api/v1/wallet/balance,
- * POST /api/v1/payout/transfer) are matched once, not walked through the trie on every request
- * (bench/FAST-PATH.md). A match with parameters is never kept (its values are the
+ * Hono's TrieRouter with its answers remembered for paths without parameters: the API's hot routes
+ * (GET /api/v1/wallet/balance, POST /api/v1/payout/transfer) are matched once, not walked through the
+ * trie on every request (bench/FAST-PATH.md). A match with parameters is never kept (its values are the
  * request's own), and at most MAX_REMEMBERED paths are, so requests for made-up paths cannot grow it.
+ *
+ * The trie is what hono's default SmartRouter ends up with for this app: it tries a RegExpRouter first,
+ * which refuses these routes (test/platform/memo-router.test.ts) after building its matchers for
+ * nothing at the first request, a cold start cost.
  */
 import type { Result, Router } from "hono/router";
-import { RegExpRouter } from "hono/router/reg-exp-router";
-import { SmartRouter } from "hono/router/smart-router";
 import { TrieRouter } from "hono/router/trie-router";
 
 const MAX_REMEMBERED = 1_000;
 
 export class MemoRouter<T> implements Router<T> {
   readonly name = "MemoRouter";
-  private readonly inner: Router<T> = new SmartRouter({ routers: [new RegExpRouter(), new TrieRouter()] });
+  private readonly inner: Router<T> = new TrieRouter();
   private readonly remembered = new Map<string, Result<T>>();
 
   add(method: string, path: string, handler: T): void {

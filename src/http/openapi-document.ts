@@ -52,6 +52,7 @@ function stateDefaults(node: unknown): unknown {
 }
 
 export function openApiDocument(app: OpenAPIHono<any>, serverUrl: string): Record<string, unknown> {
+  registerOnce(app);
   const document = app.getOpenAPI31Document({
     openapi: "3.1.0",
     info: {
@@ -70,8 +71,20 @@ export function openApiDocument(app: OpenAPIHono<any>, serverUrl: string): Recor
   return stateDefaults(forbidWithFalse(document)) as Record<string, unknown>;
 }
 
-/** Registers the security schemes and the webhooks, and serves the document at /openapi.json. */
+/** Serves the document at /openapi.json. */
 export function serveDocument(app: OpenAPIHono<any>, publicUrl: string | undefined): void {
+  app.get("/openapi.json", (c) => c.json(openApiDocument(app, baseUrl(publicUrl, c.req.url))));
+}
+
+const registered = new WeakSet<OpenAPIHono<any>>();
+
+/**
+ * The security schemes and the webhooks, registered with the first document rather than at every start
+ * (their payload schemas are built then): after the routes either way, so the document is the same.
+ */
+function registerOnce(app: OpenAPIHono<any>): void {
+  if (registered.has(app)) return;
+  registered.add(app);
   app.openAPIRegistry.registerComponent("securitySchemes", "ApiKey", { type: "apiKey", in: "header", name: "X-Api-Key" });
   app.openAPIRegistry.registerComponent("securitySchemes", "ApiSecret", { type: "apiKey", in: "header", name: "X-Api-Secret" });
   // What the sandbox sends, for merchants to check: an HMAC of the raw body with their webhook secret.
@@ -82,5 +95,4 @@ export function serveDocument(app: OpenAPIHono<any>, publicUrl: string | undefin
     description: "HMAC-SHA256 (per merchant: SHA-512) of the exact raw request body with the merchant's webhook_secret, lowercase hex (or base64).",
   });
   registerWebhooks(app);
-  app.get("/openapi.json", (c) => c.json(openApiDocument(app, baseUrl(publicUrl, c.req.url))));
 }

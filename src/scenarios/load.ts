@@ -18,7 +18,7 @@ import type { Registry } from "../engine/registry.js";
 import { contextOf, type Tenant } from "../engine/tenant.js";
 import { ScenarioError, tooDeep, type ScenarioProblem } from "./scenario-error.js";
 import { problemsOf } from "./schema-problems.js";
-import { ScenarioSchema, STEP_KINDS, type Scenario } from "./schema.js";
+import { scenarioSchema, STEP_KINDS, type Scenario } from "./schema.js";
 import { readYaml } from "./yaml-text.js";
 
 export { ScenarioError, type ScenarioProblem };
@@ -31,8 +31,9 @@ export function parseScenario(text: string, source: string): Scenario {
 export function validateScenario(doc: unknown, source: string): Scenario {
   // Checked before the schema, which walks step bodies recursively.
   if (nestsDeeperThan(doc, MAX_JSON_DEPTH)) throw tooDeep(source);
-  const result = ScenarioSchema.safeParse(doc);
-  if (!result.success) throw new ScenarioError(source, problemsOf(result.error.issues, ScenarioSchema, doc));
+  const schema = scenarioSchema();
+  const result = schema.safeParse(doc);
+  if (!result.success) throw new ScenarioError(source, problemsOf(result.error.issues, schema, doc));
   return result.data;
 }
 

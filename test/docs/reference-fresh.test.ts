@@ -19,7 +19,7 @@ import { NewMerchantSchema } from "../../src/domain/merchant-settings.js";
 import { CARD_FUND_MAGIC, KYC_MAGIC, LATE_FAILURE_MS, magicPhone, PAYOUT_MAGIC, SLOW_RESPONSE_SECONDS, VTU_MAGIC_DIGIT } from "../../src/domain/outcomes.js";
 import { CASES } from "../../src/doctor/battery.js";
 import { STATUS_OF } from "../../src/http/errors.js";
-import { ScenarioSchema } from "../../src/scenarios/schema.js";
+import { scenarioSchema } from "../../src/scenarios/schema.js";
 import { generatedFiles, GENERATED_MARK, REFERENCE_DIR, stalePages } from "../../tools/docs/generate-reference.js";
 import { ordinal } from "../../tools/docs/markdown.js";
 import { boundRows, UNSHOWN_BOUNDS } from "../../tools/docs/pages/bounds.js";
@@ -158,7 +158,7 @@ describe("the generated tables are complete", () => {
   it("scenario format: every top-level key, list kind and step kind", () => {
     const text = page("scenario-format.md");
     const top = rows(section(text, "## Top-level keys")).slice(1).map((r) => r[0]!.replace(/`/g, ""));
-    expect(top).toEqual(Object.keys(ScenarioSchema.shape));
+    expect(top).toEqual(Object.keys(scenarioSchema().shape));
     for (const kind of ["merchants", "virtual_accounts", "cardholders", "cards", "payment_links", "outcomes", "timeline", "steps"]) expect(text, kind).toContain(`\n## ${kind}\n`);
     for (const step of ["request", "advance", "expect_webhook", "expect_balance"]) expect(text, step).toContain(`\n### ${step}\n`);
   });

@@ -96,6 +96,16 @@ describe("the CLI's code cache", () => {
     expect(await startAndAsk(dir)).toBe(0);
   }, 60_000);
 
+  it("rides on a bundle that is ASCII throughout (the loader then skips decoding it as UTF-8); any other text is still decoded as UTF-8", () => {
+    const bundle = readFileSync(join(ROOT, "dist/cli.cjs"));
+    expect(bundle.every((byte) => byte < 0x80)).toBe(true);
+    const dir = install();
+    const text = bundle.toString("utf8");
+    expect(text).toContain("a high-fidelity sandbox");
+    writeFileSync(join(dir, "dist/cli.cjs"), text.replace("a high-fidelity sandbox", "a hîgh-fidelity sandbox — ✓"));
+    expect(execFileSync(process.execPath, [join(dir, "dist/cli.mjs"), "--help"], { encoding: "utf8" })).toContain("a hîgh-fidelity sandbox — ✓");
+  });
+
   it("is not needed: a CLI without one starts, and a short command writes none", async () => {
     const dir = install();
     rmSync(join(dir, "dist/cli.cjs.cache"));

@@ -1,5 +1,8 @@
+import { RegExpRouter } from "hono/router/reg-exp-router";
+import { UnsupportedPathError } from "hono/router";
 import { describe, expect, it } from "vitest";
 import { MemoRouter } from "../../src/http/memo-router.js";
+import { harness } from "../helpers.js";
 
 const handlers = <T>(result: [[T, unknown][], unknown?]) => result[0].map(([h]) => h);
 
@@ -28,5 +31,14 @@ describe("MemoRouter (hono's router, static matches remembered)", () => {
     // Remembered: the same match, not one computed again.
     expect(r.match("GET", "/api/balance")).toBe(first);
     expect(handlers(r.match("POST", "/api/balance") as never)).toEqual(["mw"]);
+  });
+
+  it("matches with the router hono's SmartRouter would pick for this app's routes: a RegExpRouter refuses them", async () => {
+    const h = harness();
+    const regexp = new RegExpRouter<number>();
+    expect(() => {
+      for (const r of h.app.routes) regexp.add(r.method, r.path, 0);
+      regexp.match("GET", "/");
+    }).toThrow(UnsupportedPathError);
   });
 });

@@ -44,6 +44,14 @@ function pageTable(): Map<string, string[]> {
 }
 
 describe("webhooks: document, reference page and real deliveries agree", () => {
+  it("registers the webhooks with an app's first document, once: /openapi.json serves the same document every time", async () => {
+    const h = harness();
+    const first = await h.call("GET", "/openapi.json");
+    const again = await h.call("GET", "/openapi.json");
+    expect(Object.keys(first.body.webhooks).sort()).toEqual([...EVENT_TYPES].sort());
+    expect(again.body).toEqual(first.body);
+  });
+
   it("the document has every event type the sandbox emits", () => {
     expect(Object.keys(doc.webhooks).sort()).toEqual([...EVENT_TYPES].sort());
   });

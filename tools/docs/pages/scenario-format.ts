@@ -8,14 +8,14 @@ import { z } from "zod";
 import { OUTCOMES } from "../../../src/domain/outcomes.js";
 import { DEFAULT_INBOUND_SETTLE_SECONDS } from "../../../src/domain/va-payments.js";
 import { NewMerchantSchema } from "../../../src/domain/merchant-settings.js";
-import { ScenarioSchema, SCENARIO_START } from "../../../src/scenarios/schema.js";
+import { scenarioSchema, SCENARIO_START } from "../../../src/scenarios/schema.js";
 import { boundsOf, typeOf, type Node } from "../json-schema.js";
 import { code, fenced, spokenSeconds, table, type ReferencePage } from "../markdown.js";
 import { REPO_ROOT } from "../repo-root.js";
 import { servedDocument } from "./control-api.js";
 
 /** The scenario schema as JSON Schema: what a file may hold, with bounds and defaults. */
-export const scenarioJsonSchema = () => z.toJSONSchema(ScenarioSchema, { io: "input", unrepresentable: "any" }) as Node & { properties: Record<string, Node> };
+export const scenarioJsonSchema = () => z.toJSONSchema(scenarioSchema(), { io: "input", unrepresentable: "any" }) as Node & { properties: Record<string, Node> };
 
 /** What the schema does not say about a field, keyed `table.field`. */
 const NOTES: Record<string, string> = {
@@ -66,7 +66,7 @@ export function fieldsTable(tableName: string, node: Node): string {
 }
 
 /** What each top-level key holds. */
-const TOP: Record<keyof typeof ScenarioSchema.shape, string> = {
+const TOP: Record<keyof ReturnType<typeof scenarioSchema>["shape"], string> = {
   name: "The scenario's name, shown by `run`",
   description: "What it shows, in prose",
   seed: "Makes identifiers, account numbers, PANs, nonces and the event log identical on every run",
