@@ -59,19 +59,23 @@ export function writeResults(file, r) {
   };
   const bare = profileOf("bare");
 
+  const ourAirtime = row("memory POST /api/v1/vtu/airtime");
   const targets = [
     {
-      target: "Authenticated GET >= 0.70x bare Hono's GET (request log on)",
+      target: `Authenticated GET >= ${TARGET.get.toFixed(2)}x bare Hono's GET (request log on; stretch ${TARGET.getStretch.toFixed(2)})`,
       measured: `${quartiles(ourGet.ratio)}x`,
-      met: ourGet.ratio.median >= 0.7,
-      note: `Server CPU per request: ${fmt(ourGet.cpu)} µs against bare Hono's ${fmt(base.cpu)} µs; 0.70x would be about ${fmt(base.cpu / 0.7)} µs. Profiled (below), ${split(profileOf("get"))}; bare Hono ${split(bare)}. Profiled alone, in a fresh process, the GET costs ${fmt(profileOf("get")?.cpu_us ?? NaN)} µs; in this table the in-memory sandbox's GET bursts alternate with its POST bursts, which grow its merchant by hundreds of thousands of records over the run (the \`--data\` sandbox's merchant grows more slowly, and its GET cost ${fmt(row("data GET /api/v1/wallet/balance").cpu)} µs): the GET's cost rises with the process's heap, not measured apart here. What bounds it: the answer's own shape (its body, an async handler, the request id, CSP and nosniff headers) already costs bare Hono 0.74-0.79x of its plain GET (bench/response-shape.mjs, bench/FAST-PATH.md), and the request log's entries survive every scavenge (see the request log rows).`,
+      met: ourGet.ratio.median >= TARGET.get,
+      note: `Server CPU per request: ${fmt(ourGet.cpu)} µs against bare Hono's ${fmt(base.cpu)} µs; ${TARGET.get.toFixed(2)}x would be about ${fmt(base.cpu / TARGET.get)} µs. Profiled (below), ${split(profileOf("get"))}; bare Hono ${split(bare)}. Profiled alone, in a fresh process, the GET costs ${fmt(profileOf("get")?.cpu_us ?? NaN)} µs; in this table the in-memory sandbox's GET bursts alternate with its POST bursts, which grow its merchant by hundreds of thousands of records over the run (the \`--data\` sandbox's merchant grows more slowly, and its GET cost ${fmt(row("data GET /api/v1/wallet/balance").cpu)} µs): the GET's cost rises with the process's heap, not measured apart here. What bounds it: the answer's own shape (its body, an async handler, the request id, CSP and nosniff headers) already costs bare Hono 0.74-0.79x of its plain GET (bench/response-shape.mjs, bench/FAST-PATH.md), and the request log's entries survive every scavenge (see the request log rows).`,
     },
-    {
-      target: "Payout POST >= 0.30x bare Hono's GET (stretch 0.35)",
-      measured: `${quartiles(ourPost.ratio)}x`,
-      met: ourPost.ratio.median >= 0.3,
-      note: `Server CPU per request: ${fmt(ourPost.cpu)} µs; 0.30x would be about ${fmt(base.cpu / 0.3)} µs. Profiled (below), ${split(profileOf("post"))}. Each payout keeps a record, ledger entries, a volume entry, a timer and a request log entry, which GC copies and promotes.`,
-    },
+    ...[
+      ["Payout", ourPost, "post"],
+      ["Airtime", ourAirtime, "airtime"],
+    ].map(([what, ours, route]) => ({
+      target: `${what} POST >= ${TARGET.post.toFixed(2)}x bare Hono's GET (stretch ${TARGET.postStretch.toFixed(2)})`,
+      measured: `${quartiles(ours.ratio)}x`,
+      met: ours.ratio.median >= TARGET.post,
+      note: `Server CPU per request: ${fmt(ours.cpu)} µs; ${TARGET.post.toFixed(2)}x would be about ${fmt(base.cpu / TARGET.post)} µs. Profiled (below), ${split(profileOf(route))}. The ceiling: bare Hono reading the same body and answering the same 201 costs about twice its plain GET (bench/response-shape.mjs), so a POST's ratio is bounded near 0.46-0.5x before auth, validation, the domain or the log; the stages left are in bench/FAST-PATH.md (bench/stages.mjs).`,
+    })),
     ...peerMultiples.map((p) => ({
       target: `>= 8x ${p.name} on the same GET`,
       measured: `${quartiles(p.multiple, (n) => n.toFixed(1))}x`,
@@ -86,15 +90,15 @@ export function writeResults(file, r) {
       note: COLD_CAUSE,
     },
     {
-      target: "Cold start <= 1.4x bare Hono, measured the same way",
+      target: `Cold start <= ${TARGET.cold.toFixed(1)}x bare Hono, measured the same way`,
       measured: `${quartiles(coldRatio)}x (bare Hono ${fmt(median(coldBase.ms))} ms)`,
-      met: coldRatio.median <= 1.4,
+      met: coldRatio.median <= TARGET.cold,
       note: COLD_CAUSE,
     },
     ...r.requestLog.rows.map((x) => ({
-      target: `Request log costs <= 10% of throughput: ${x.what}`,
+      target: `Request log costs <= ${TARGET.logPercent}% of throughput: ${x.what}`,
       measured: `${((1 - x.ratio) * 100).toFixed(1)}% (on/off ${x.ratio.toFixed(3)})`,
-      met: x.ratio >= 0.9,
+      met: x.ratio >= 1 - TARGET.logPercent / 100,
       note: "The log's own code is under 1 µs a request; the rest is memory (bench/FAST-PATH.md, measured with bench/profile.mjs): the 500 entries it keeps (about 1 KB each, with the answer's JSON, the request body and the masked headers) survive every scavenge, 411 KB copied each time against 5 KB with the log off, and the socket write is sampled slower beside them. A GET cost 23.5 µs of CPU with the log off, 26.2 with a 50-entry log, 28.6 with 500 and 31.0 with 2,000.",
     })),
     { target: "100,000 timers advanced in < 1 s", measured: `${fmt(r.timers.ms)} ms`, met: r.timers.ms < 1000, note: "" },
@@ -220,6 +224,9 @@ export function writeResults(file, r) {
   ];
   writeFileSync(file, lines.join("\n") + "\n");
 }
+
+/** The targets RESULTS.md judges against, as the issue that set them states them. */
+const TARGET = { get: 0.65, getStretch: 0.7, post: 0.22, postStretch: 0.3, cold: 1.5, logPercent: 10 };
 
 /** Where the sandbox's start goes (node --cpu-prof on `start`, this branch); see the README's Benchmarks. */
 const COLD_CAUSE =

@@ -298,7 +298,7 @@ try {
 
 // Where the time goes, the cause behind each throughput miss: bench/profile.mjs, a process of its own per route.
 results.profiles = [];
-for (const [route, ...extra] of [["bare"], ["get"], ["post"], ["post", "--data"]]) {
+for (const [route, ...extra] of [["bare"], ["get"], ["post"], ["airtime"], ["post", "--data"]]) {
   const args = ["--route", route, "--seconds", String(METHOD.profileSeconds), "--top", "12", ...extra];
   results.profiles.push({ command: `node bench/profile.mjs ${args.join(" ")}`, text: await runText([join(HERE, "profile.mjs"), ...args]) });
   log("profiled", route, ...extra);
