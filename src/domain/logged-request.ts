@@ -113,10 +113,11 @@ export const TOUCHES: Readonly<Record<string, ReadonlyArray<readonly [TouchedObj
   listVirtualCardTransactions: [["card", "card_id"], ["card_transaction", "transaction_id"]],
 };
 
-
 /** Whether `operation`'s answers name objects it touched (only then are its path parameters worth reading). */
 export const touches = (operation: string | null): boolean => operation !== null && Object.hasOwn(TOUCHES, operation);
 
+/** What names an object: a string not empty, or a number. */
+const isId = (value: unknown) => (typeof value === "string" && value !== "") || typeof value === "number";
 /** Items of a list answer read for objects; the rest are not. */
 const LIST_READ = 100;
 /** Lists longer than this find repeats through a set of keys rather than by looking back. */
@@ -133,10 +134,7 @@ export function touchedObjects(operation: string | null, params: Readonly<Record
   const data = response !== null && typeof response === "object" ? (response as { data?: unknown }).data : undefined;
   const found: TouchedObject[] = [];
   const keys = Array.isArray(data) && data.length > LOOK_BACK ? new Set<string>() : undefined;
-  for (const [kind, field] of fields) {
-    // The parameters as `{ card_id: params.id, ...params }` would read.
-    note(found, keys, kind, field === "card_id" && !Object.hasOwn(params, "card_id") ? params.id : params[field]);
-  }
+  for (const [kind, field] of fields) note(found, keys, kind, paramOf(params, field));
   if (response === null || typeof response !== "object") return found;
   readRecord(found, keys, fields, response);
   if (!Array.isArray(data)) readRecord(found, keys, fields, data);
@@ -151,8 +149,12 @@ function readRecord(found: TouchedObject[], keys: Set<string> | undefined, field
 
 type Fields = ReadonlyArray<readonly [TouchedObject["kind"], string]>;
 
+/** A field of the path parameters, as `{ card_id: params.id, ...params }` would read it (`id` is a card's). */
+const paramOf = (params: Readonly<Record<string, string>>, field: string): unknown =>
+  field === "card_id" && !Object.hasOwn(params, "card_id") ? params.id : params[field];
+
 function note(found: TouchedObject[], keys: Set<string> | undefined, kind: TouchedObject["kind"], value: unknown): void {
-  if (!((typeof value === "string" && value !== "") || typeof value === "number")) return;
+  if (!isId(value)) return;
   const id = String(value);
   if (keys !== undefined) {
     const key = `${kind}:${id}`;
@@ -164,34 +166,43 @@ function note(found: TouchedObject[], keys: Set<string> | undefined, kind: Touch
   found.push({ kind, id });
 }
 
+/** touchedOne: the request touched nothing, or (a list, several objects, its path parameters) must make them. */
+export const TOUCHED_NONE = -1;
+export const TOUCHED_MANY = -2;
+
 /**
- * How many objects touchedObjects(operation, {}, response) finds, without making them; -1 when reading
- * them back from the answer's JSON text might find others (an identifier JSON would not give back as it
- * is: a number not finite, an object), or when the answer is a list (counted by making them).
+ * Whether touchedObjects(operation, params, response) finds exactly one object, found without making
+ * anything: its field's index in TOUCHES (times two) and whether it is in `data` (plus one); or
+ * TOUCHED_NONE; or TOUCHED_MANY when it finds several, the parameters name one, or the answer is a list.
  */
-export function touchedCount(operation: string | null, response: unknown): number {
-  if (operation === null || response === null || typeof response !== "object" || !Object.hasOwn(TOUCHES, operation)) return 0;
+export function touchedOne(operation: string | null, params: Readonly<Record<string, string>>, response: unknown): number {
+  if (operation === null || !Object.hasOwn(TOUCHES, operation)) return TOUCHED_NONE;
   const fields = TOUCHES[operation]!;
+  for (const [, field] of fields) if (isId(paramOf(params, field))) return TOUCHED_MANY;
+  if (response === null || typeof response !== "object") return TOUCHED_NONE;
   const data = (response as { data?: unknown }).data;
-  if (Array.isArray(data)) return -1;
+  if (Array.isArray(data)) return TOUCHED_MANY;
   const top = Array.isArray(response) ? undefined : (response as Record<string, unknown>);
   const inner = data !== null && typeof data === "object" ? (data as Record<string, unknown>) : undefined;
-  let n = 0;
-  for (const [, field] of fields) {
-    const a = top === undefined ? undefined : top[field];
-    const b = inner === undefined ? undefined : inner[field];
-    const na = idKind(a);
-    const nb = idKind(b);
-    if (na < 0 || nb < 0) return -1;
-    n += na + nb;
-    if (na === 1 && nb === 1 && String(a) === String(b)) n--;
+  let found = TOUCHED_NONE;
+  for (let k = 0; k < fields.length; k++) {
+    const field = fields[k]![1];
+    const a = top?.[field];
+    const b = inner?.[field];
+    const inTop = isId(a);
+    const inData = isId(b) && !(inTop && String(a) === String(b));
+    if (!inTop && !inData) continue;
+    if (found !== TOUCHED_NONE || (inTop && inData)) return TOUCHED_MANY;
+    found = 2 * k + (inTop ? 0 : 1);
   }
-  return n;
+  return found;
 }
 
-/** 1 for an identifier, 0 for none, -1 for a value JSON would give back as another. */
-function idKind(value: unknown): number {
-  if (typeof value === "string") return value === "" ? 0 : 1;
-  if (typeof value === "number") return Number.isFinite(value) ? 1 : -1;
-  return value !== null && typeof value === "object" ? -1 : 0;
+/** The one object touchedOne found: its id as touchedObjects names it. */
+export function touchedId(operation: string, found: number, response: unknown): string {
+  const record = found % 2 === 0 ? response : (response as { data: unknown }).data;
+  return String((record as Record<string, unknown>)[TOUCHES[operation]![found >> 1]![1]]);
 }
+
+/** The objects of a request that touched one, from its field's index and its id. */
+export const oneTouched = (operation: string, field: number, id: string): TouchedObject[] => [{ kind: TOUCHES[operation]![field]![0], id }];

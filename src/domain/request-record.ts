@@ -2,21 +2,22 @@
  * A logged request as the log keeps it until someone reads it: its raw parts, held by reference (the
  * header strings the socket read, the body texts already in memory, numbers, flags), never the secret.
  * `loggedEntry` formats it into the LoggedRequest every reader sees (names lower-cased, the key masked,
- * bodies cut, the objects read from the answer). An entry lives until `--request-log` newer ones push it
- * out, so it survives scavenges: its bytes, not the code that fills it, are what the log costs
- * (bench/FAST-PATH.md). What reading could not give back as recording would have (the objects of an
- * answer too long to keep whole, of an answer spoiled after the handler made it, of a route's path
- * parameters) is computed when recorded, in those rare cases.
+ * bodies cut, the objects made). An entry lives until `--request-log` newer ones push it out, so it
+ * survives scavenges: its bytes, not the code that fills it, are what the log costs (bench/FAST-PATH.md).
  */
 import {
   ENTRY_OVERHEAD_BYTES,
   KEY_SHOWN,
   LOGGED_BODY_BYTES,
   maskKey,
+  oneTouched,
   REFERENCE_BYTES,
   textBytes,
-  touchedCount,
+  TOUCHED_MANY,
+  TOUCHED_NONE,
+  touchedId,
   touchedObjects,
+  touchedOne,
   type LoggedRequest,
   type TouchedObject,
 } from "./logged-request.js";
@@ -35,20 +36,25 @@ export const NO_OBJECTS = Object.freeze([]) as unknown as TouchedObject[];
 export const NO_EVENTS = Object.freeze([]) as unknown as string[];
 
 const DELIVERIES: ReadonlyArray<LoggedRequest["delivery"]> = ["answered", "connection_reset", "slow_response"];
-/** `flags`: the delivery's index in its two low bits, then these, then the number of objects read when formatted. */
+/** `flags`: the delivery's index in its two low bits, then these, then the field of the one object touched (objects). */
 const SAMPLE = 4;
 const REQUEST_CUT = 8;
 const RESPONSE_CUT = 16;
 /** `atFromWall` holds `at` itself: it is not a small whole number of ms from `wallAt`. */
 const AT_WHOLE = 32;
-const COUNT_SHIFT = 6;
-const COUNT_MASK = 7;
+const FIELD_SHIFT = 6;
 /**
  * Times are kept as small integers (V8 stores those in the record itself; any other number is an
  * object of its own, which each scavenge copies): the wall clock in two parts, the merchant's clock as
  * its distance from it.
  */
 const SMALL = 2 ** 30;
+
+/**
+ * A whole number below SMALL as V8's small integer: the result of arithmetic on doubles stays a double,
+ * and a double stored in a record is boxed, unless made an int32 again.
+ */
+const small = (n: number): number => ((n | 0) === n && !Object.is(n, -0) ? n | 0 : n);
 
 /** What the capture hands over: the request and its answer as they are in memory, nothing formatted. */
 export interface RequestParts {
@@ -97,11 +103,11 @@ export class RequestRecord {
   readonly status: number | null;
   readonly errorCode: string | null;
   /**
-   * null: read from `responseBody` when formatted, which gives what the answer gives when the text is
-   * whole, the answer is the one sent, the route has no path parameter and the identifiers are plain
-   * JSON values (touchedCount). Otherwise the objects as recorded.
+   * The objects touched, or, when it is one (most requests that touch any), its id alone: a string the
+   * answer holds already (and the merchant's state), so it costs the record nothing; its kind is its
+   * field's (FIELD_SHIFT).
    */
-  readonly objects: TouchedObject[] | null;
+  readonly objects: TouchedObject[] | string;
   /** Tenths of a millisecond: an integer, so it costs no number of its own. */
   readonly latency: number;
   /** `wallAt` as wallHigh * SMALL + wallLow, or in wallHigh when it is not a whole number (wallLow -1). */
@@ -125,10 +131,10 @@ export class RequestRecord {
     let flags = DELIVERIES.indexOf(p.delivery) | (p.sample ? SAMPLE : 0);
     const wallAt = p.wallAt;
     const whole = Number.isSafeInteger(wallAt) && wallAt >= 0 && !Object.is(wallAt, -0);
-    this.wallHigh = whole ? Math.floor(wallAt / SMALL) : wallAt;
-    this.wallLow = whole ? wallAt - this.wallHigh * SMALL : -1;
+    this.wallHigh = whole ? small(Math.floor(wallAt / SMALL)) : wallAt;
+    this.wallLow = whole ? small(wallAt - this.wallHigh * SMALL) : -1;
     const atFromWall = p.at - wallAt;
-    if (Number.isInteger(atFromWall) && Math.abs(atFromWall) < SMALL && Object.is(wallAt + atFromWall, p.at)) this.atFromWall = atFromWall;
+    if (Number.isInteger(atFromWall) && Math.abs(atFromWall) < SMALL && Object.is(wallAt + atFromWall, p.at)) this.atFromWall = small(atFromWall);
     else {
       this.atFromWall = p.at;
       flags |= AT_WHOLE;
@@ -150,25 +156,23 @@ export class RequestRecord {
     const answer = p.answer;
     const errorCode = answer !== null && typeof answer === "object" ? (answer as { error_code?: unknown }).error_code : undefined;
     this.errorCode = typeof errorCode === "string" ? errorCode : null;
-    // The objects, or null to read them from the answer's text when formatted; counted either way.
-    let objects: TouchedObject[] | null = NO_OBJECTS;
-    let count = 0;
+    // A refusal touched nothing; but an answer spoiled on purpose after its change was made (reset, 500,
+    // 504: an outcome rule `response`) hides a real change, which the handler's own answer names.
+    let objects: TouchedObject[] | string = NO_OBJECTS;
     if (p.spoiled || (p.status !== null && p.status < 300)) {
+      const from = p.spoiled ? p.handlerAnswer : answer;
       const params = p.params ?? NO_PARAMS;
-      count = p.spoiled || responseCut || p.responseBody === null || hasAny(params) ? -1 : touchedCount(p.operation, answer);
-      if (count < 0) {
-        objects = touchedObjects(p.operation, params, p.spoiled ? p.handlerAnswer : answer);
-        count = objects.length;
-        if (count === 0) objects = NO_OBJECTS;
-      } else if (count > COUNT_MASK) {
-        objects = touchedObjects(p.operation, params, answer);
-      } else if (count > 0) {
-        objects = null;
-        flags |= count << COUNT_SHIFT;
+      const one = touchedOne(p.operation, params, from);
+      if (one === TOUCHED_MANY) {
+        const found = touchedObjects(p.operation, params, from);
+        if (found.length > 0) objects = found;
+      } else if (one !== TOUCHED_NONE) {
+        objects = touchedId(p.operation!, one, from);
+        flags |= (one >> 1) << FIELD_SHIFT;
       }
     }
     this.objects = objects;
-    this.latency = Math.round(p.latencyMs * 10);
+    this.latency = small(Math.round(p.latencyMs * 10));
     this.clientIp = p.clientIp;
     this.events = p.events;
     this.flags = flags;
@@ -184,7 +188,7 @@ export class RequestRecord {
 
   /** entryBytes of the entry it formats into, counted without formatting it. */
   get bytes(): number {
-    const count = this.objects !== null ? this.objects.length : (this.flags >> COUNT_SHIFT) & COUNT_MASK;
+    const count = typeof this.objects === "string" ? 1 : this.objects.length;
     return (
       this.path.length +
       this.query.length +
@@ -198,11 +202,6 @@ export class RequestRecord {
 }
 
 const NO_PARAMS: Readonly<Record<string, string>> = Object.freeze({});
-
-function hasAny(o: object): boolean {
-  for (const _ in o) return true;
-  return false;
-}
 
 /**
  * A copy of the first LOGGED_BODY_BYTES characters that does not hold on to the whole text: V8 makes
@@ -221,32 +220,40 @@ function cutCopy(text: string): string {
 function keptHeaders(raw: readonly string[], previous: readonly string[] | undefined): KeptHeaders {
   const n = raw.length - (raw.length % 2);
   if (n > 2 * MAX_HEADERS) return headersAsShown(raw);
-  let kept: string[] | undefined;
-  let sameNames = previous !== undefined && previous.length === n;
-  if (!sameNames) kept = new Array<string>(n);
+  const shared = previous === undefined ? 0 : Math.min(n, previous.length);
+  // Undefined while every header so far is the previous record's.
+  let kept: string[] | undefined = previous !== undefined && previous.length === n ? undefined : new Array<string>(n);
+  let sameNames = kept === undefined;
   for (let i = 0; i < n; i += 2) {
     let name = raw[i]!.toLowerCase();
     let value = raw[i + 1]!;
-    if (SECRET_HEADERS.has(name)) value = NOT_LOGGED;
+    if (isSecret(name)) value = NOT_LOGGED;
     else if (value.length > MAX_HEADER_VALUE) return headersAsShown(raw);
-    if (previous !== undefined && i < previous.length) {
+    if (i < shared) {
       // Equal strings: the previous record's are kept, the request's own are left to die young.
-      if (previous[i] === name) name = previous[i]!;
+      const sameName = previous![i] === name;
+      const sameValue = previous![i + 1] === value;
+      if (kept === undefined) {
+        if (sameName && sameValue) continue;
+        kept = previous!.slice(0, i);
+      }
+      if (sameName) name = previous![i]!;
       else sameNames = false;
-      if (previous[i + 1] === value) value = previous[i + 1]!;
+      if (sameValue) value = previous![i + 1]!;
     }
-    if (kept === undefined) {
-      if (name === previous![i] && value === previous![i + 1]) continue;
-      kept = previous!.slice(0, i);
-    }
-    kept[i] = name;
-    kept[i + 1] = value;
+    kept![i] = name;
+    kept![i + 1] = value;
   }
   if (kept === undefined) return previous!;
   // The previous list had no repeated name; a list of other names is checked.
   if (!sameNames && repeatsAName(kept)) return headersAsShown(raw);
   return kept;
 }
+
+/** SECRET_HEADERS.has(name), looked up only for a name of a secret's length (a lookup hashes the name). */
+const isSecret = (name: string): boolean => SECRET_LENGTHS[name.length] === true && SECRET_HEADERS.has(name);
+const SECRET_LENGTHS: boolean[] = [];
+for (const name of SECRET_HEADERS) SECRET_LENGTHS[name.length] = true;
 
 function repeatsAName(kept: readonly string[]): boolean {
   for (let i = 2; i < kept.length; i += 2) {
@@ -273,7 +280,7 @@ const maskedLength = (length: number) => (length <= KEY_SHOWN.first + KEY_SHOWN.
 
 /** One header as shown: the secret's value never, the key masked, a long value cut. */
 function shownValue(name: string, value: string): string {
-  if (SECRET_HEADERS.has(name)) return NOT_LOGGED;
+  if (isSecret(name)) return NOT_LOGGED;
   if (name === KEY_HEADER) return maskKey(value);
   return value.length > MAX_HEADER_VALUE ? `${value.slice(0, MAX_HEADER_VALUE)}…` : value;
 }
@@ -311,11 +318,8 @@ function headersShown(headers: KeptHeaders): Record<string, string> {
   return out;
 }
 
-function objectsOf(r: RequestRecord): TouchedObject[] {
-  if (r.objects !== null) return r.objects;
-  const objects = touchedObjects(r.operation, NO_PARAMS, JSON.parse(r.responseBody!));
-  return objects.length === 0 ? NO_OBJECTS : objects;
-}
+const objectsOf = (r: RequestRecord): TouchedObject[] =>
+  typeof r.objects === "string" ? oneTouched(r.operation!, r.flags >> FIELD_SHIFT, r.objects) : r.objects;
 
 /** The entry a record formats into: what every reader of the log sees. */
 export function loggedEntry(r: RequestRecord): Omit<LoggedRequest, "seq"> {
