@@ -5,7 +5,7 @@
  * the folder store (persistence/file-tenant-store.ts) saves after the work. The interface is in terms
  * of tenants, so http/, webhooks/ and engine/ never see how a store keeps them.
  */
-import type { LoggedRequest } from "../domain/request-log.js";
+import type { RequestRecord } from "../domain/request-record.js";
 import type { Tenant } from "./tenant.js";
 
 export type StoreHealth = { ok: true } | { ok: false; error: string; since: string };
@@ -47,11 +47,12 @@ export interface TenantStore {
 
   // Traffic: not merchant state (never in a snapshot), but a shared store answers it the same from every process.
   /**
-   * Appends a request to the merchant's request log. Memory and folder stores: at once, in place, and
-   * `undefined`. A shared store: resolves once the entry is in the database with its seq, the seqs
-   * of one merchant following the order its entries were kept in, whichever process kept them.
+   * Appends a request to the merchant's request log. Memory and folder stores: at once, in place, as
+   * recorded, and `undefined`. A shared store: formatted, and resolves once the entry is in the database
+   * with its seq, the seqs of one merchant following the order its entries were kept in, whichever
+   * process kept them.
    */
-  logRequest(tenant: Tenant, entry: Omit<LoggedRequest, "seq">): Promise<void> | undefined;
+  logRequest(tenant: Tenant, entry: RequestRecord): Promise<void> | undefined;
   /** Empties the merchant's request log (seqs go on), in every process; the number of requests it held. */
   clearRequestLog(tenant: Tenant): number | Promise<number>;
   /**
@@ -83,7 +84,7 @@ export type SideRecordName = "credit_report" | "doctor_scorecard";
 /** Traffic as a store of one process keeps it: on the tenant, in memory, at once (no await). */
 export const LOCAL_TRAFFIC: Pick<TenantStore, "logRequest" | "clearRequestLog" | "quota" | "keepSideRecord" | "sideRecord"> = {
   logRequest(tenant, entry) {
-    tenant.requestLog.add(entry);
+    tenant.requestLog.record(entry);
     return undefined;
   },
   clearRequestLog(tenant) {

@@ -7,11 +7,13 @@
  * - `markRequest`, a stage of the API's pipeline (http/pipeline.ts), right around the handler: the
  *   merchant-clock time it was served at, and the events the handler itself caused.
  *
- * The secret is never kept and the key is masked; bodies are cut at LOGGED_BODY_BYTES. The capture
- * reads nothing twice (the answer as `c.json` made it, the body the validator read): bench/FAST-PATH.md.
+ * What is kept is the request's raw parts (domain/request-record.ts), formatted when read: the secret
+ * never, the key masked and bodies cut at LOGGED_BODY_BYTES when shown. The capture reads nothing twice
+ * (the answer as `c.json` made it, the body the validator read): bench/FAST-PATH.md.
  */
 import type { Context, MiddlewareHandler } from "hono";
-import { keepBody, maskKey, touchedObjects, type LoggedRequest, type TouchedObject } from "../domain/request-log.js";
+import { touches } from "../domain/logged-request.js";
+import { NO_EVENTS, RequestRecord } from "../domain/request-record.js";
 import type { Registry } from "../engine/registry.js";
 import type { TenantStore } from "../engine/tenant-store.js";
 import type { Tenant } from "../engine/tenant.js";
@@ -22,14 +24,6 @@ import { ConnectionReset } from "./errors.js";
 import type { OperationOf } from "./response-faults.js";
 import { jsonSent } from "./response-headers.js";
 
-const MAX_HEADERS = 30;
-const MAX_HEADER_VALUE = 500;
-const SECRET_HEADERS = new Set(["x-api-secret", "authorization", "cookie", "proxy-authorization"]);
-
-// Most requests touch nothing and cause no event: they share these (frozen: no entry can change another's).
-const NO_OBJECTS = Object.freeze([]) as unknown as TouchedObject[];
-const NO_EVENTS = Object.freeze([]) as unknown as string[];
-
 /**
  * What `markRequest` saw, kept on the request's context under a symbol of its own rather than in its
  * variables: every read of `c.var` (the pipeline makes several per request) copies all the variables, so
@@ -38,28 +32,8 @@ const NO_EVENTS = Object.freeze([]) as unknown as string[];
 const MARK = Symbol("request-log mark");
 type Marked = Context & { [MARK]?: { at: number; events: string[] } };
 
-/** One header as logged: secrets replaced, the key masked, long values cut. */
-function loggedValue(name: string, value: string): string {
-  if (SECRET_HEADERS.has(name)) return "[not logged]";
-  if (name === "x-api-key") return maskKey(value);
-  return value.length > MAX_HEADER_VALUE ? `${value.slice(0, MAX_HEADER_VALUE)}…` : value;
-}
-
-/** The request's headers as logged: names lower-cased, at most MAX_HEADERS of them, a repeated one joined with ", ". */
-function loggedHeaders(c: Context<AppEnv>): Record<string, string> {
-  // The socket's own list when there is one: `incoming.headers` and `c.req.raw.headers` would each build an object.
-  const raw = c.env?.incoming?.rawHeaders ?? [...c.req.raw.headers].flat();
-  const out: Record<string, string> = {};
-  let count = 0;
-  for (let i = 0; i + 1 < raw.length; i += 2) {
-    const name = raw[i]!.toLowerCase();
-    const kept = out[name];
-    if (kept !== undefined) out[name] = loggedValue(name, `${kept}, ${raw[i + 1]!}`);
-    else if (count++ < MAX_HEADERS) out[name] = loggedValue(name, raw[i + 1]!);
-  }
-  return out;
-}
-
+/** The request's headers as read: the socket's own list (`incoming.headers` and `c.req.raw.headers` would each build an object), else (no socket: `app.request`) the Request's. */
+const rawHeaders = (c: Context<AppEnv>): readonly string[] => c.env?.incoming?.rawHeaders ?? [...c.req.raw.headers].flat();
 /** Whether the request's body can be shown: sent, and small enough to have been read (never a body refused for its size). */
 const hasBody = (c: Context<AppEnv>, status: number | null) => c.req.method !== "GET" && c.req.method !== "HEAD" && status !== 413;
 
@@ -136,7 +110,8 @@ export const logRequests = (opts: { registry: Registry; store: TenantStore; trus
             if (other !== null) sent = { object: parsed(other), text: other };
           }
           const clientIp = c.get("clientIp") ?? resolveClientIp(c, opts.trustProxy);
-          const keeping = record(c, tenant, opts.store, { reset, status, started, wallAt, clientIp, operation: opts.operationOf(c) ?? null, requestBody, sent, first: made?.first });
+          const entry = recordOf(c, tenant, reset, status, started, wallAt, clientIp, opts.operationOf(c) ?? null, requestBody, reset ? undefined : sent, made?.first);
+          const keeping = opts.store.logRequest(tenant, entry);
           if (keeping) await keeping;
         } catch {
           // The log never costs a request its answer.
@@ -145,66 +120,57 @@ export const logRequests = (opts: { registry: Registry; store: TenantStore; trus
     }
   };
 
-function record(
+/**
+ * Keeps the request as recorded (request-record.ts): its raw parts, formatted when read. An answer
+ * spoiled on purpose after its change was made (reset, 500, 504: an outcome rule `response`) hides a
+ * real change, which the handler's own answer names: the log shows it, as the merchant's code should
+ * have assumed.
+ */
+function recordOf(
   c: Context<AppEnv>,
   tenant: Tenant,
-  store: TenantStore,
-  m: {
-    reset: boolean;
-    status: number | null;
-    started: number;
-    wallAt: number;
-    clientIp: string;
-    operation: string | null;
-    requestBody: string | null;
-    sent: Sent | undefined;
-    first: unknown;
-  },
-): Promise<void> | undefined {
-  const status = m.status;
-  const answer = m.reset ? null : (m.sent?.object ?? null);
-  const request = keepBody(m.requestBody);
-  const response = keepBody(m.reset ? null : (m.sent?.text ?? null));
+  reset: boolean,
+  status: number | null,
+  started: number,
+  wallAt: number,
+  clientIp: string,
+  operation: string | null,
+  requestBody: string | null,
+  sent: Sent | undefined,
+  first: unknown,
+): RequestRecord {
   const mark = (c as Marked)[MARK];
   const url = c.req.url;
   const q = url.indexOf("?");
-  const errorCode = answer !== null && typeof answer === "object" ? (answer as { error_code?: unknown }).error_code : undefined;
-  const entry: Omit<LoggedRequest, "seq"> = {
-    request_id: c.get("requestId") ?? "",
-    method: c.req.method,
-    path: c.req.path,
-    query: q === -1 ? "" : url.slice(q + 1),
-    operation: m.operation,
-    request_headers: loggedHeaders(c),
-    request_body: request.body,
-    request_body_truncated: request.truncated,
-    status,
-    error_code: typeof errorCode === "string" ? errorCode : null,
-    response_body: response.body,
-    response_body_truncated: response.truncated,
-    latency_ms: Math.round((performance.now() - m.started) * 10) / 10,
-    client_ip: m.clientIp,
-    at: mark?.at ?? tenant.clock.now(),
-    wall_at: m.wallAt,
-    delivery: m.reset ? "connection_reset" : c.get("responseFault")?.outcome === "slow_response" ? "slow_response" : "answered",
-    objects: touched(c, m.operation, status, m.first, answer),
-    events: mark?.events ?? NO_EVENTS,
-    // The replay marks its requests in the app's environment, which no client request can set.
-    sample: c.env?.sampleActivity === true,
-  };
-  return store.logRequest(tenant, entry);
-}
-
-/**
- * What the request created, read or changed. A refusal touched nothing; but an answer spoiled on purpose
- * after its change was made (reset, 500, 504: an outcome rule `response`) hides a real change, which the
- * handler's own answer names: the log shows it, as the merchant's code should have assumed.
- */
-function touched(c: Context<AppEnv>, operation: string | null, status: number | null, handlerAnswer: unknown, answer: unknown) {
-  const spoiled = c.get("responseFault") !== undefined;
-  if (!spoiled && (status === null || status >= 300)) return NO_OBJECTS;
-  const objects = touchedObjects(operation, () => c.req.param() as Record<string, string>, spoiled ? handlerAnswer : answer);
-  return objects.length === 0 ? NO_OBJECTS : objects;
+  const fault = c.get("responseFault");
+  const spoiled = fault !== undefined;
+  return new RequestRecord(
+    {
+      requestId: c.get("requestId") ?? "",
+      method: c.req.method,
+      path: c.req.path,
+      query: q === -1 ? "" : url.slice(q + 1),
+      operation,
+      rawHeaders: rawHeaders(c),
+      requestBody,
+      responseBody: sent?.text ?? null,
+      answer: sent?.object ?? null,
+      handlerAnswer: first,
+      spoiled,
+      // Reading a route's parameters costs: only for an operation whose answers name objects.
+      params: touches(operation) && (spoiled || (status !== null && status < 300)) ? (c.req.param() as Record<string, string>) : undefined,
+      status,
+      latencyMs: performance.now() - started,
+      at: mark?.at ?? tenant.clock.now(),
+      wallAt,
+      clientIp,
+      delivery: reset ? "connection_reset" : fault?.outcome === "slow_response" ? "slow_response" : "answered",
+      events: mark?.events ?? NO_EVENTS,
+      // The replay marks its requests in the app's environment, which no client request can set.
+      sample: c.env?.sampleActivity === true,
+    },
+    tenant.requestLog.lastRecord,
+  );
 }
 
 /**

@@ -22,7 +22,7 @@ import { liveOf, snapshotOf, type Tenant } from "../engine/tenant.js";
 import { serialiseInSlices } from "../store/compaction.js";
 import { captureDoc, Tracker, type Op } from "../store/journal-diff.js";
 import { replay } from "../store/journal-replay.js";
-import type { LoggedRequest } from "../domain/request-log.js";
+import { loggedEntry, type RequestRecord } from "../domain/request-record.js";
 import type { Sql, Tx } from "../store/postgres/connect.js";
 import { classifyPgError, pgErrorText } from "../store/postgres/errors.js";
 import { merchantOfClaim, merchantOfKey, updateClaims, replaceClaims, ClaimTaken, type Claim } from "../store/postgres/lookup-rows.js";
@@ -189,8 +189,10 @@ export class PgTenantStore implements TenantStore {
     return state ? Promise.all([state, traffic]).then(() => undefined) : traffic;
   }
 
-  logRequest(tenant: Tenant, entry: Omit<LoggedRequest, "seq">): Promise<void> {
+  logRequest(tenant: Tenant, record: RequestRecord): Promise<void> {
     const tx = this.transactionOf(tenant);
+    // Every process reads the rows: they hold the entry as shown.
+    const entry = loggedEntry(record);
     return this.guard(() => (tx ? this.traffic.logRequestIn(tx, tenant, entry) : this.traffic.logRequest(tenant, entry)));
   }
 
