@@ -88,35 +88,36 @@ export interface RequestParts {
 type KeptHeaders = readonly string[] | Readonly<Record<string, string>>;
 
 export class RequestRecord {
-  readonly requestId: string;
-  readonly method: string;
-  readonly path: string;
-  readonly query: string;
-  readonly operation: string | null;
+  // Declared, not defined: the constructor's assignments alone make the fields (one shape, no defining pass).
+  declare readonly requestId: string;
+  declare readonly method: string;
+  declare readonly path: string;
+  declare readonly query: string;
+  declare readonly operation: string | null;
   /** Usually a list shown by `headersShown`: the previous record's when they are the same (one client sends the same ones). */
-  readonly headers: KeptHeaders;
+  declare readonly headers: KeptHeaders;
   /** Their characters as shown (textBytes), for the next record that shares them. */
-  readonly headerBytes: number;
+  declare readonly headerBytes: number;
   /** Cut copies when past LOGGED_BODY_BYTES (`flags` says so), so a large body is not kept whole. */
-  readonly requestBody: string | null;
-  readonly responseBody: string | null;
-  readonly status: number | null;
-  readonly errorCode: string | null;
+  declare readonly requestBody: string | null;
+  declare readonly responseBody: string | null;
+  declare readonly status: number | null;
+  declare readonly errorCode: string | null;
   /**
    * The objects touched, or, when it is one (most requests that touch any), its id alone: a string the
    * answer holds already (and the merchant's state), so it costs the record nothing; its kind is its
    * field's (FIELD_SHIFT).
    */
-  readonly objects: TouchedObject[] | string;
+  declare readonly objects: TouchedObject[] | string;
   /** Tenths of a millisecond: an integer, so it costs no number of its own. */
-  readonly latency: number;
+  declare readonly latency: number;
   /** `wallAt` as wallHigh * SMALL + wallLow, or in wallHigh when it is not a whole number (wallLow -1). */
-  readonly wallHigh: number;
-  readonly wallLow: number;
-  readonly atFromWall: number;
-  readonly clientIp: string;
-  readonly events: string[];
-  readonly flags: number;
+  declare readonly wallHigh: number;
+  declare readonly wallLow: number;
+  declare readonly atFromWall: number;
+  declare readonly clientIp: string;
+  declare readonly events: string[];
+  declare readonly flags: number;
 
   constructor(p: RequestParts, previous: RequestRecord | undefined) {
     this.requestId = p.requestId;
