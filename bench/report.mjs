@@ -99,7 +99,7 @@ export function writeResults(file, r) {
       target: `Request log costs <= ${TARGET.logPercent}% of throughput: ${x.what}`,
       measured: `${((1 - x.ratio) * 100).toFixed(1)}% (on/off ${x.ratio.toFixed(3)})`,
       met: x.ratio >= 1 - TARGET.logPercent / 100,
-      note: "The log's own code is under 1 µs a request; the rest is memory (bench/FAST-PATH.md, measured with bench/profile.mjs): the 500 entries it keeps (about 1 KB each, with the answer's JSON, the request body and the masked headers) survive every scavenge, 411 KB copied each time against 5 KB with the log off, and the socket write is sampled slower beside them. A GET cost 23.5 µs of CPU with the log off, 26.2 with a 50-entry log, 28.6 with 500 and 31.0 with 2,000.",
+      note: "Each request is kept as one compact record of its raw parts (src/domain/request-record.ts: header strings by reference, the body texts, numbers as small integers) and formatted when read. The log's own code is about 1-4 µs of a request (bench/stages.mjs, bench/FAST-PATH.md); what the log costs beyond it is memory: the 500 records it holds per merchant survive every scavenge while the load runs, and the rounds' on/off ratios swing by several points on this shared machine (the payout's cost fell below 10% in the same run).",
     })),
     { target: "100,000 timers advanced in < 1 s", measured: `${fmt(r.timers.ms)} ms`, met: r.timers.ms < 1000, note: "" },
     {
@@ -230,7 +230,7 @@ const TARGET = { get: 0.65, getStretch: 0.7, post: 0.22, postStretch: 0.3, cold:
 
 /** Where the sandbox's start goes (node --cpu-prof on `start`, this branch); see the README's Benchmarks. */
 const COLD_CAUSE =
-  "Phase marks of `start` (bench/FAST-PATH.md, Cold start): Node's own start ~55 ms (bare Hono pays it too); reading the bundle and checking its V8 code cache ~5 ms, deserialising the cache ~10 ms (compiling without it was ~60 ms); module load ~57 ms against bare Hono's 36 for its imports, the rest mostly zod schemas built at module load (domain/records.ts ~7 ms); settings, fixtures, the demo merchant and createApp ~11 ms; the demo merchant's sample activity through app.request ~25 ms. Next: the demo merchant's state made without the API (~20 ms; its clock is realtime, so every stored time would have to move to the start's) and the schemas built on first use (~12-15 ms).";
+  "Phases, side by side with the build before (`node bench/cold-phases.mjs --runs 21 --cli A --cli B`, bench/FAST-PATH.md): Node's own start (bare Hono pays it too), reading and checking the bundle's V8 code cache ~7 ms, decoding and deserialising it ~12 ms (the bundle is now read as Latin-1), module load ~115 ms of CPU on a loaded machine, about half of it zod building 3,090 schemas (route contracts and the records they are built from), settings, fixtures and createApp ~10 ms, the demo merchant's activity ~16 ms of CPU (through app.fetch in process, no longer app.request). A start with no activity at all saves only ~16 ms more: what is left is module load, which would need the route contracts built on first use";
 
 // ---- The cluster benchmark (bench/cluster.mjs) ---------------------------------------------------------
 
