@@ -28,11 +28,11 @@ export const MAX_HEADERS = 30;
 export const MAX_HEADER_VALUE = 500;
 const SECRET_HEADERS = new Set(["x-api-secret", "authorization", "cookie", "proxy-authorization"]);
 /** What a secret header shows instead of its value. */
-export const NOT_LOGGED = "[not logged]";
+const NOT_LOGGED = "[not logged]";
 const KEY_HEADER = "x-api-key";
 
 // Most requests touch nothing and cause no event: they share these (frozen: no entry can change another's).
-export const NO_OBJECTS = Object.freeze([]) as unknown as TouchedObject[];
+const NO_OBJECTS = Object.freeze([]) as unknown as TouchedObject[];
 export const NO_EVENTS = Object.freeze([]) as unknown as string[];
 
 const DELIVERIES: ReadonlyArray<LoggedRequest["delivery"]> = ["answered", "connection_reset", "slow_response"];
