@@ -2,8 +2,9 @@
 // CPU time and memory from /proc, and the statistics quoted in RESULTS.md.
 import { spawn, execFileSync } from "node:child_process";
 import { performance } from "node:perf_hooks";
-import { readdirSync, readFileSync } from "node:fs";
-import { resolve } from "node:path";
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
 import autocannon from "autocannon";
 
 export const log = (...a) => console.log(...a);
@@ -227,4 +228,18 @@ export function bundleModules(lines) {
     }
     return found;
   };
+}
+
+// ---- profiling a server from inside ---------------------------------------------------------------
+
+/** The start of an `--import` hook's source: an inspector session on the server's own isolate, and `post(method, params)`. */
+export const INSPECTOR_SESSION = `import { Session } from "node:inspector";
+const s = new Session(); s.connect();
+const post = (m, p = {}) => new Promise((ok, fail) => s.post(m, p, (e, r) => (e ? fail(e) : ok(r))));`;
+
+/** A temporary folder for one benchmark's files, removed when the process exits. */
+export function tempWork(prefix) {
+  const work = mkdtempSync(join(tmpdir(), prefix));
+  process.on("exit", () => rmSync(work, { recursive: true, force: true }));
+  return work;
 }

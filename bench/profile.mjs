@@ -15,11 +15,10 @@
 //   scavenge (--trace-gc-nvp): mid-lived data (kept for tens of milliseconds) is what makes them cost.
 // The profiler slows the server; compare shares, not absolute times, and profile on a quiet machine.
 import { spawn } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, mkdtempSync, readFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
-import { AIRTIME, arg, bundleModules, burst, PAYOUT, spawnServer, unlimitedMerchant, waitOk } from "./measure.mjs";
+import { AIRTIME, arg, bundleModules, burst, PAYOUT, spawnServer, INSPECTOR_SESSION, tempWork, unlimitedMerchant, waitOk } from "./measure.mjs";
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const ROOT = join(HERE, "..");
@@ -35,17 +34,14 @@ const NODE_FLAGS = (arg("--node", "") || "").split(" ").filter(Boolean); // e.g.
 const EXTRA = process.argv.includes("--") ? process.argv.slice(process.argv.indexOf("--") + 1) : []; // e.g. -- --request-log 0
 if (!["get", "post", "airtime", "bare"].includes(ROUTE)) throw new Error("--route takes get, post, airtime or bare");
 
-const work = mkdtempSync(join(tmpdir(), "msb-profile-"));
-process.on("exit", () => rmSync(work, { recursive: true, force: true }));
+const work = tempWork("msb-profile-");
 let nextPort = 20700 + Math.floor(Math.random() * 200);
 // Loaded into the server with --import: SIGUSR2 starts V8's CPU profiler, the next SIGUSR2 writes the
 // profile to the file named by MSB_PROFILE_OUT and exits. So one process gives the burst without the
 // profiler, its GC trace and the profile: a process's GC can settle into one of two regimes (FAST-PATH.md).
 const PROFILER = `data:text/javascript,${encodeURIComponent(`
-import { Session } from "node:inspector";
+${INSPECTOR_SESSION}
 import { writeFileSync } from "node:fs";
-const s = new Session(); s.connect();
-const post = (m, p = {}) => new Promise((ok, fail) => s.post(m, p, (e, r) => (e ? fail(e) : ok(r))));
 let on = false;
 process.on("SIGUSR2", async () => {
   if (!on) { on = true; await post("Profiler.enable"); await post("Profiler.start"); process.stdout.write("PROFILER ON\\n"); return; }

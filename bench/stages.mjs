@@ -43,11 +43,10 @@
 // is left with); `--dump DIR` keeps the raw profiles. Prints markdown tables (a column per --cli) and
 // one JSON line with every figure.
 import { spawn } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { basename, dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
-import { AIRTIME, arg, bundleModules, burst, cannon, median, PAYOUT, unlimitedMerchant, waitOk } from "./measure.mjs";
+import { AIRTIME, arg, bundleModules, burst, cannon, median, PAYOUT, INSPECTOR_SESSION, tempWork, unlimitedMerchant, waitOk } from "./measure.mjs";
 
 // ---- the stages -------------------------------------------------------------------------------------
 
@@ -162,17 +161,14 @@ const domainOf = (file) => import(pathToFileURL(join(dirname(CLIS[0]), "domain",
 const REQUEST_LOG_RING = (await domainOf("request-log.js")).DEFAULT_REQUEST_LOG_SIZE;
 const SETTLE_SECONDS = (await domainOf("merchant.js")).DEFAULTS.delays[ROUTE === "airtime" ? "vtu_settlement_seconds" : "payout_settlement_seconds"];
 
-const work = mkdtempSync(join(tmpdir(), "msb-stages-"));
-process.on("exit", () => rmSync(work, { recursive: true, force: true }));
+const work = tempWork("msb-stages-");
 let nextPort = 20900 + Math.floor(Math.random() * 100);
 
 // Loaded into the server with --import. On SIGUSR2 it reads "<command> <out file>" from the file named
 // MSB_STAGES_DIR/command-<its pid>, does it, and writes its answer (JSON) to the out file through a rename.
 const HOOK = `data:text/javascript,${encodeURIComponent(`
-import { Session } from "node:inspector";
+${INSPECTOR_SESSION}
 import { readFileSync, renameSync, writeFileSync } from "node:fs";
-const s = new Session(); s.connect();
-const post = (m, p = {}) => new Promise((ok, fail) => s.post(m, p, (e, r) => (e ? fail(e) : ok(r))));
 const usage = async () => { await post("HeapProfiler.collectGarbage"); await post("HeapProfiler.collectGarbage"); return post("Runtime.getHeapUsage"); };
 const sample = async (collected) => {
   await post("HeapProfiler.enable");

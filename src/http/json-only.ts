@@ -6,6 +6,10 @@ import type { AppEnv } from "./env.js";
 import { ApiError } from "./errors.js";
 
 const JSON_TYPE = /^application\/([\w.-]+\+)?json$/;
+/** A Content-Type's media type: its parameters off, lower-cased. */
+export const mediaTypeOf = (header: string): string => header.split(";")[0]!.trim().toLowerCase();
+/** Whether a Content-Type is JSON's, as hono's validator decides whether to read a body as JSON. */
+export const isJsonType = (header: string): boolean => JSON_TYPE.test(mediaTypeOf(header));
 
 // Hono caches a body's text but parses it again on every `json()`: the depth check here and the route's
 // validator would parse each body twice. One parse per request, shared (both only read it).
@@ -47,7 +51,7 @@ export function checkJsonBody(c: Context<AppEnv>, max = MAX_JSON_DEPTH, others: 
   const header = c.req.header("content-type");
   // The type nearly every client sends needs none of the parsing below.
   if (header !== "application/json") {
-    const type = header?.split(";")[0]?.trim().toLowerCase();
+    const type = header === undefined ? undefined : mediaTypeOf(header);
     if (type && !JSON_TYPE.test(type)) {
       const other = others.get(c.req.path);
       if (other?.accepts(type)) return undefined;

@@ -8,6 +8,7 @@ import { HTTPException } from "hono/http-exception";
 import type { z } from "zod";
 import type { AppEnv } from "./env.js";
 import { errorResponse } from "./errors.js";
+import { isJsonType } from "./json-only.js";
 
 type Issue = z.core.$ZodIssue;
 
@@ -96,8 +97,6 @@ type Hook = typeof validationHook;
 // JSON's, with parameters; a body sent with none is refused as well.
 const JSON_MEDIA = /^application\/([a-z-.]+\+)?json/i;
 const JSON_REQUEST = /^application\/([a-z-.]+\+)?json(;\s*[a-zA-Z0-9-]+=([^;]+))*$/i;
-/** hono's validator reads a body as JSON only under this media type (lower-cased, parameters off). */
-const HONO_JSON = /^application\/([\w.-]+\+)?json$/;
 const isZod = (x: unknown): x is Schema => typeof x === "object" && x !== null && "_zod" in x;
 
 async function hasRequestBody(c: Context<AppEnv>): Promise<boolean> {
@@ -171,7 +170,7 @@ function validateInOneFrame(route: { request?: RouteRequest; middleware?: unknow
           continue;
         }
         let value: unknown = {};
-        if (type && HONO_JSON.test(type.split(";")[0]!.trim().toLowerCase())) {
+        if (type && isJsonType(type)) {
           try {
             value = await c.req.json();
           } catch {
