@@ -11,6 +11,7 @@ import { ConnectionReset } from "../http/errors.js";
 import { createRuntime } from "../runtime.js";
 import { loadCatalog } from "../store/fixtures.js";
 import { Registry } from "../engine/registry.js";
+import { describedEntries } from "../domain/ledger.js";
 import type { Tenant } from "../engine/tenant.js";
 import { startWebhookReceiver, type WebhookReceiver } from "../webhooks/receiver.js";
 import { verifyWebhookSignature } from "../webhooks/sign.js";
@@ -179,7 +180,7 @@ export async function runScenario(scenario: Scenario, source: string, options: {
       steps.push({ index: i + 1, label, ok: problems.length === 0, problems });
     }
     const final = Object.fromEntries(
-      [...loaded.merchants].map(([alias, t]) => [alias, { events: [...t.state.events.values()], ledger: t.state.ledger, timeline: t.state.timeline }]),
+      [...loaded.merchants].map(([alias, t]) => [alias, { events: [...t.state.events.values()], ledger: describedEntries(t.state.ledger, t.state), timeline: t.state.timeline }]),
     );
     return { name: scenario.name, source, ok: steps.every((s) => s.ok), steps, final };
   } finally {

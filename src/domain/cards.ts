@@ -4,6 +4,7 @@
  * back, freeze/unfreeze, and permanent termination (any balance goes back to the wallet).
  */
 import { touch } from "./changes.js";
+import { keptText } from "./kept-text.js";
 import type { Card, CardStatus, CardTransaction, Cardholder } from "./records.js";
 import type { TenantState } from "./state.js";
 import { iso, type DomainContext } from "./context.js";
@@ -144,9 +145,9 @@ export function fundCard(ctx: DomainContext, state: TenantState, id: number, amo
   const fee = ctx.config.card_funding_fee;
   const transaction_id = ctx.ids.id("TXN");
   const postings: Posting[] = [
-    { kind: "card_funding", amount: -usdToKobo(ctx, amount, "charge"), transaction_id, description: `Card ${card.card_id} funding USD ${toMajor(amount).toFixed(2)} at ${ctx.config.usd_ngn_rate}` },
+    { kind: "card_funding", amount: -usdToKobo(ctx, amount, "charge"), transaction_id, description: keptText`Card ${card.card_id} funding USD ${toMajor(amount).toFixed(2)} at ${ctx.config.usd_ngn_rate}` },
   ];
-  if (fee > 0) postings.push({ kind: "card_funding_fee", amount: -usdToKobo(ctx, fee, "charge"), transaction_id, description: `Card ${card.card_id} funding fee USD ${toMajor(fee).toFixed(2)}` });
+  if (fee > 0) postings.push({ kind: "card_funding_fee", amount: -usdToKobo(ctx, fee, "charge"), transaction_id, description: keptText`Card ${card.card_id} funding fee USD ${toMajor(fee).toFixed(2)}` });
   if (card.balance + amount > MAX_BALANCE_MINOR) {
     throw new DomainError("BALANCE_LIMIT_EXCEEDED", `Card ${card.card_id} would hold more than the sandbox's ceiling of USD ${thousands(toMajor(MAX_BALANCE_MINOR))}; nothing was charged.`);
   }
@@ -194,7 +195,7 @@ export function terminateCard(ctx: DomainContext, state: TenantState, id: number
 function moveToWallet(ctx: DomainContext, state: TenantState, card: Card, amount: Minor, description: string) {
   const transaction_id = ctx.ids.id("TXN");
   const credited = usdToKobo(ctx, amount, "credit");
-  post(state, ctx.now, [{ kind: "card_unload", amount: credited, transaction_id, description: `${description}: card ${card.card_id} USD ${toMajor(amount).toFixed(2)}` }]);
+  post(state, ctx.now, [{ kind: "card_unload", amount: credited, transaction_id, description: keptText`${description}: card ${card.card_id} USD ${toMajor(amount).toFixed(2)}` }]);
   card.balance -= amount;
   const txn = recordCardTransaction(ctx, state, card, { transaction_id, type: "unload", amount, description });
   return { card, txn, fee: 0, walletAmount: credited };
@@ -213,7 +214,7 @@ export function spendCard(ctx: DomainContext, state: TenantState, id: number, am
     transaction_id: ctx.ids.id("TXN"),
     type: "spend",
     amount,
-    description: `${merchantName} purchase`,
+    description: keptText`${merchantName} purchase`,
     merchant_name: merchantName,
     status: decline_reason ? "declined" : "success",
     decline_reason,

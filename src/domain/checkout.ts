@@ -4,6 +4,7 @@
  * clock-driven lifecycles. `expired` is derived from the clock, so no timer is needed to expire a link.
  */
 import { touch } from "./changes.js";
+import { keptText } from "./kept-text.js";
 import { isoTime } from "./fields.js";
 import { z } from "./zod.js";
 import type { Checkout } from "./records.js";
@@ -78,7 +79,7 @@ export function payCheckout(ctx: DomainContext, state: TenantState, reference: s
     );
   }
   post(state, ctx.now, [
-    { kind: "checkout_payment", amount: paid, transaction_id: checkout.transaction_id, description: `Payment link ${reference} paid` },
+    { kind: "checkout_payment", amount: paid, transaction_id: checkout.transaction_id, description: keptText`Payment link ${reference} paid` },
   ]);
   checkout.status = "paid";
   checkout.paid_at = ctx.now;

@@ -8,7 +8,7 @@ import { MAX_BALANCE_MINOR } from "./bounds.js";
 import { DomainError } from "./errors.js";
 import type { Minor } from "./money.js";
 import { thousands, toMajor } from "./money.js";
-import type { LedgerEntry, LedgerKind } from "./records.js";
+import type { LedgerEntry, LedgerKind, Payout, VaPayment } from "./records.js";
 import type { TenantState } from "./state.js";
 
 export interface Posting {
@@ -16,7 +16,8 @@ export interface Posting {
   /** Signed kobo: credits positive, debits negative. */
   amount: Minor;
   transaction_id: string;
-  description: string;
+  /** Left out where the entry's source record gives it when read (`describer`). */
+  description?: string;
 }
 
 export function balanceOf(state: TenantState): Minor {
@@ -71,7 +72,70 @@ export function post(state: TenantState, now: number, postings: Posting[]): Ledg
   });
 }
 
-export function ledgerEntryView(entry: LedgerEntry) {
+/**
+ * The records an entry without a description is described by: a payout's and its fee's entries by the
+ * payout (`transaction_id` is its order_no), an inbound transfer's by the payment. Kept on every such
+ * entry, the text was a fifth of what a payout keeps; made when read, it costs nothing until read.
+ */
+type LedgerSources = Pick<TenantState, "payouts" | "vaPayments">;
+
+/** The text of a payout's entry of `kind`. */
+function payoutEntryDescription(kind: LedgerKind, payout: Pick<Payout, "reference" | "bank_name" | "account_number">): string {
+  return kind === "payout_fee" ? `Payout fee ${payout.reference}` : `Payout ${payout.reference} to ${payout.bank_name} ****${payout.account_number.slice(-4)}`;
+}
+
+/** The text of an inbound transfer's entry. */
+const transferEntryDescription = (p: Pick<VaPayment, "virtual_account" | "payer_name">): string => `Transfer into ${p.virtual_account} from ${p.payer_name}`;
+
+type Describe = (entry: LedgerEntry) => string;
+
+/**
+ * An entry's text made from its record, or undefined when that record is not there (or the kind keeps
+ * its own). The payouts by order_no are gathered at the first payout entry, once per read: no index is
+ * kept for a text only reads ask for.
+ */
+function madeText(sources: LedgerSources): (entry: Pick<LedgerEntry, "kind" | "transaction_id">) => string | undefined {
+  let byOrderNo: Map<string, Payout> | undefined;
+  return ({ kind, transaction_id }) => {
+    if (kind === "va_payment") {
+      const payment = sources.vaPayments.get(transaction_id);
+      return payment && transferEntryDescription(payment);
+    }
+    if (kind !== "payout" && kind !== "payout_fee") return undefined;
+    byOrderNo ??= new Map(Array.from(sources.payouts.values(), (p) => [p.order_no, p]));
+    const payout = byOrderNo.get(transaction_id);
+    return payout && payoutEntryDescription(kind, payout);
+  };
+}
+
+/** Each entry's description: its own, or made from its record (the snapshot's checks refuse an entry with neither). */
+export function describer(sources: LedgerSources): Describe {
+  const made = madeText(sources);
+  return (entry) => entry.description ?? made(entry) ?? "";
+}
+
+/** Entries without a description whose record cannot give one: by index. */
+export function undescribed(ledger: readonly LedgerEntry[], sources: LedgerSources): number[] {
+  const made = madeText(sources);
+  return ledger.flatMap((e, i) => (e.description === undefined && made(e) === undefined ? [i] : []));
+}
+
+/** The entries with every description written out: what the snapshot API shows. */
+export function describedEntries(ledger: readonly LedgerEntry[], sources: LedgerSources): LedgerEntry[] {
+  const made = madeText(sources);
+  return ledger.map((e) => (e.description !== undefined ? e : { ...e, description: made(e) ?? "" }));
+}
+
+/**
+ * The entries as kept: a description dropped where the entry's record gives the same text (a snapshot,
+ * or a file written before, has it on the entry).
+ */
+export function keptEntries(ledger: readonly LedgerEntry[], sources: LedgerSources): LedgerEntry[] {
+  const made = madeText(sources);
+  return ledger.map((e) => (e.description !== undefined && made(e) === e.description ? { ...e, description: undefined } : e));
+}
+
+export function ledgerEntryView(entry: LedgerEntry, describe: Describe) {
   return {
     entry_id: entry.entry_id,
     kind: entry.kind,
@@ -79,7 +143,7 @@ export function ledgerEntryView(entry: LedgerEntry) {
     amount: toMajor(Math.abs(entry.amount)),
     balance_after: toMajor(entry.balance_after),
     transaction_id: entry.transaction_id,
-    description: entry.description,
+    description: describe(entry),
     created_at: new Date(entry.at).toISOString(),
   };
 }

@@ -5,6 +5,7 @@
  * records per request, whatever the page: O(n), never O(n^2), and only the page is kept.
  */
 import { checkoutStatus } from "./checkout.js";
+import { describer } from "./ledger.js";
 import type { WebhookEvent } from "./event-records.js";
 import type { Card, Cardholder, Checkout, LedgerEntry, OutcomeRule, Payout, VaPayment, VirtualAccount, VtuPurchase, WebhookDelivery } from "./records.js";
 import type { TenantState } from "./state.js";
@@ -128,7 +129,8 @@ export function listDeliveries(state: TenantState, f: RecordFilter<WebhookDelive
 
 /** Ledger entries: `status` is the kind. */
 export function listLedger(state: TenantState, f: RecordFilter<LedgerEntry["kind"]>, paging: Paging): Page<LedgerEntry> {
-  return newestFirst(state.ledger, (e) => matches(f, e.kind, e.at, e.transaction_id, e.description), paging);
+  const describe = describer(state);
+  return newestFirst(state.ledger, (e) => matches(f, e.kind, e.at, e.transaction_id, describe(e)), paging);
 }
 
 export function listVirtualAccounts(state: TenantState, f: RecordFilter, paging: Paging): Page<VirtualAccount> {

@@ -5,6 +5,7 @@
  * How a payout settles is planned at creation (outcome rules, magic account numbers, default).
  */
 import { listEdited, touch } from "./changes.js";
+import { keptText } from "./kept-text.js";
 import { isoTime } from "./fields.js";
 import { z } from "./zod.js";
 import type { Payout } from "./records.js";
@@ -60,8 +61,9 @@ export function createPayout(ctx: DomainContext, state: TenantState, req: Payout
   const order_no = ctx.ids.id("PO");
   // Checks the whole batch against the balance before appending: the last refusal that can happen.
   post(state, ctx.now, [
-    { kind: "payout", amount: -req.amount, transaction_id: order_no, description: `Payout ${reference} to ${req.bank_name} ****${req.account_number.slice(-4)}` },
-    { kind: "payout_fee", amount: -fee, transaction_id: order_no, description: `Payout fee ${reference}` },
+    // No descriptions: the payout gives them when the ledger is read (ledger.ts: describer).
+    { kind: "payout", amount: -req.amount, transaction_id: order_no },
+    { kind: "payout_fee", amount: -fee, transaction_id: order_no },
   ]);
   // A literal, not a spread of req: a spread followed by a key its source lacks is a slow path of V8.
   const facts = {
@@ -180,7 +182,7 @@ export function readPayoutStatus(ctx: DomainContext, state: TenantState, referen
 
 function fail(ctx: DomainContext, state: TenantState, payout: Payout, reason: string): Payout {
   post(state, ctx.now, [
-    { kind: "payout_reversal", amount: payout.total_deducted, transaction_id: payout.order_no, description: `Reversal of payout ${payout.reference}: ${reason}` },
+    { kind: "payout_reversal", amount: payout.total_deducted, transaction_id: payout.order_no, description: keptText`Reversal of payout ${payout.reference}: ${reason}` },
   ]);
   payout.status = "failed";
   payout.processed_at = ctx.now;

@@ -163,7 +163,11 @@ export const LedgerEntryRecord = z.object({
   amount: z.number().int().min(-MAX_BALANCE_MINOR).max(MAX_BALANCE_MINOR),
   balance_after: balance,
   transaction_id: id,
-  description: label,
+  /** Left out where the entry's record gives the text when read: a payout's, its fee's, an inbound transfer's (ledger.ts: `describer`). */
+  description: label.optional().openapi({
+    description:
+      "Always written out in GET /sandbox/v1/snapshot. A document may leave it out of a `payout`'s and a `payout_fee`'s entry (the text is then made from the payout whose order_no is the transaction_id) and a `va_payment`'s (from the payment): the sandbox keeps those texts that way.",
+  }),
 });
 export type LedgerEntry = z.infer<typeof LedgerEntryRecord>;
 

@@ -8,6 +8,7 @@
  */
 import { MAX_CLOCK, MAX_DELIVERIES, MAX_INCIDENTS, MAX_OUTCOME_RULES, MAX_PAYOUT_ADDRESSES } from "./bounds.js";
 import { WebhookEventRecord } from "./events.js";
+import { describedEntries, keptEntries, undescribed } from "./ledger.js";
 import {
   CardRecord,
   CardTransactionRecord,
@@ -93,6 +94,13 @@ function checkIntegrity(s: StateDocument, fail: (path: Array<string | number>, m
     running += e.amount;
     if (e.balance_after !== running) fail(["ledger", i, "balance_after"], `must be ${running}, the running total of the amounts`);
   });
+  // An entry without a description has it made from its record when read: that record must be there.
+  const sources = { payouts: new Map(s.payouts.map((p) => [p.reference, p])), vaPayments: new Map(s.va_payments.map((p) => [p.transaction_id, p])) };
+  for (const i of undescribed(s.ledger, sources)) {
+    const e = s.ledger[i]!;
+    const needs = e.kind === "va_payment" ? "no payment of va_payments has" : e.kind === "payout" || e.kind === "payout_fee" ? "no payout has order_no" : "";
+    fail(["ledger", i, "description"], needs ? `is needed: ${needs} ${e.transaction_id}` : `is needed for an entry of kind ${e.kind}`);
+  }
 
   const unique = <T>(list: T[], key: (item: T) => unknown, where: string, field: string) => {
     const seen = new Set<unknown>();
@@ -109,6 +117,7 @@ function checkIntegrity(s: StateDocument, fail: (path: Array<string | number>, m
   s.checkouts.forEach((c, i) => vaNumbers.has(c.account_number) && fail(["checkouts", i, "account_number"], "is already a virtual account's number"));
   unique(s.checkouts, (c) => c.account_number, "checkouts", "account_number");
   unique(s.payouts, (p) => p.reference, "payouts", "reference");
+  unique(s.payouts, (p) => p.order_no, "payouts", "order_no");
   unique(s.vtu, (v) => v.reference, "vtu", "reference");
   const holders = unique(s.cardholders, (h) => h.cardholder_id, "cardholders", "cardholder_id");
   unique(s.cardholders, (h) => h.email.toLowerCase(), "cardholders", "email");
@@ -192,6 +201,12 @@ export function toSnapshot(config: MerchantConfig, clock: ClockSettings, s: Tena
   };
 }
 
+/** The document the snapshot API shows: as `toSnapshot`, with every ledger entry's description written out. */
+export function shownSnapshot(config: MerchantConfig, clock: ClockSettings, s: TenantState): Snapshot {
+  const doc = toSnapshot(config, clock, s);
+  return { ...doc, state: { ...doc.state, ledger: describedEntries(s.ledger, s) } };
+}
+
 /** Rebuilds a live state (Maps and derived indexes) from a validated snapshot. */
 export function fromSnapshot(snapshot: Snapshot): { config: MerchantConfig; clock: ClockSettings; state: TenantState } {
   const s = snapshot.state;
@@ -243,6 +258,8 @@ export function fromSnapshot(snapshot: Snapshot): { config: MerchantConfig; cloc
       payoutVolume: s.windows.payout_volume,
     },
   };
+  // Descriptions a record gives again are not kept (a document has them all).
+  state.ledger = keptEntries(s.ledger, state);
   return { config: snapshot.merchant, clock: snapshot.clock, state };
 }
 

@@ -103,7 +103,8 @@ export function receiveTransfer(ctx: DomainContext, state: TenantState, t: Incom
 /** Throws (changing nothing) when the wallet cannot take the credit. */
 function credit(ctx: DomainContext, state: TenantState, p: VaPayment): void {
   post(state, ctx.now, [
-    { kind: "va_payment", amount: p.amount, transaction_id: p.transaction_id, description: `Transfer into ${p.virtual_account} from ${p.payer_name}` },
+    // No description: the payment gives it when the ledger is read (ledger.ts: describer).
+    { kind: "va_payment", amount: p.amount, transaction_id: p.transaction_id },
   ]);
 }
 

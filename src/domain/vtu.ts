@@ -5,6 +5,7 @@
  */
 import { touch } from "./changes.js";
 import { isoTime } from "./fields.js";
+import { keptText } from "./kept-text.js";
 import { z } from "./zod.js";
 import type { ExamPin, VtuPurchase, VtuService } from "./records.js";
 import type { TenantState } from "./state.js";
@@ -32,7 +33,7 @@ export function priceAirtime(req: { network: Network; phone: string; amount: Min
   return {
     service: "airtime",
     amount: req.amount,
-    description: `${NETWORK_LABEL[req.network]} ${req.airtime_type} airtime of NGN ${toMajor(req.amount).toFixed(2)} to ${req.phone}`,
+    description: keptText`${NETWORK_LABEL[req.network]} ${req.airtime_type} airtime of NGN ${toMajor(req.amount).toFixed(2)} to ${req.phone}`,
     details: { network: req.network, phone: req.phone, airtime_type: req.airtime_type },
     issues: null,
   };
@@ -44,7 +45,7 @@ export function priceData(ctx: DomainContext, req: { phone: string; data_plan_id
   return {
     service: "data",
     amount: toMinor(plan.price),
-    description: `${plan.name} to ${req.phone}`,
+    description: keptText`${plan.name} to ${req.phone}`,
     details: { network: plan.network, phone: req.phone, data_plan_id: plan.id, plan: plan.name },
     issues: null,
   };
@@ -57,7 +58,7 @@ export function priceCable(ctx: DomainContext, req: { cable_plan_id: number; sma
   return {
     service: "cable",
     amount: toMinor(plan.price),
-    description: `${plan.name} (${plan.validity}) for smart card ${req.smart_card_number}`,
+    description: keptText`${plan.name} (${plan.validity}) for smart card ${req.smart_card_number}`,
     details: { provider_name: plan.provider_name, cable_plan_id: plan.id, plan: plan.name, smart_card_number: req.smart_card_number, phone: req.phone ?? null },
     issues: null,
   };
@@ -73,7 +74,7 @@ export function priceElectricity(
   return {
     service: "electricity",
     amount: req.amount,
-    description: `${disco.name} ${req.meter_type.toLowerCase()} NGN ${toMajor(req.amount).toFixed(2)} for meter ${req.meter_number}`,
+    description: keptText`${disco.name} ${req.meter_type.toLowerCase()} NGN ${toMajor(req.amount).toFixed(2)} for meter ${req.meter_number}`,
     details: {
       disco_id: disco.id,
       disco: disco.code,
@@ -93,7 +94,7 @@ export function priceExam(ctx: DomainContext, req: { exam_type_id: number; quant
   return {
     service: "exam",
     amount: toMinor(exam.selling_price) * req.quantity,
-    description: `${req.quantity} x ${exam.name}`,
+    description: keptText`${req.quantity} x ${exam.name}`,
     details: { exam_type_id: exam.id, exam: exam.code, quantity: req.quantity },
     issues: "pins",
     quantity: req.quantity,
@@ -175,7 +176,7 @@ export function readVtuStatus(ctx: DomainContext, state: TenantState, reference:
 
 function settle(ctx: DomainContext, state: TenantState, record: VtuPurchase, outcome: "success" | "fail"): VtuPurchase {
   if (outcome === "fail") {
-    post(state, ctx.now, [{ kind: "vtu_refund", amount: record.amount, transaction_id: record.transaction_id, description: `Refund: ${record.description}` }]);
+    post(state, ctx.now, [{ kind: "vtu_refund", amount: record.amount, transaction_id: record.transaction_id, description: keptText`Refund: ${record.description}` }]);
   } else if (record.issues === "token") {
     record.token = meterToken(ctx);
   } else if (record.issues === "pins") {

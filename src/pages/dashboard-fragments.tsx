@@ -8,7 +8,7 @@
 import { cardView, cardholderView } from "../domain/cards.js";
 import { PARTNER_BANK } from "../domain/catalog.js";
 import { checkoutView } from "../domain/checkout.js";
-import { ledgerEntryView } from "../domain/ledger.js";
+import { describer, ledgerEntryView } from "../domain/ledger.js";
 import { CHECKOUT_DESCRIPTION_MAX, CHECKOUT_MIN_AMOUNT } from "../domain/limits.js";
 import { listCardholders, listCards, listCheckouts, listLedger, listPayouts, listVaPayments, listVirtualAccounts, listVtuPurchases } from "../domain/lists.js";
 import { payoutStatusView } from "../domain/payouts.js";
@@ -31,6 +31,7 @@ const money = (label: string) => ({ label, money: true as const });
 
 export function Ledger({ tenant, query, baseUrl }: { tenant: Tenant; query: URLSearchParams; baseUrl: string }) {
   const q = tableQuery(query, "", LEDGER_KINDS);
+  const describe = describer(tenant.state);
   const page = pageOf(q, (paging) => listLedger(tenant.state, { search: q.search, status: q.status as (typeof LEDGER_KINDS)[number] | undefined }, paging));
   const empty = (
     <EmptyList id="ledger-empty" title="No ledger entries yet" call={callSnippet(baseUrl, firstCalls(tenant).fund)}>
@@ -41,7 +42,7 @@ export function Ledger({ tenant, query, baseUrl }: { tenant: Tenant; query: URLS
     <ListTable id="ledger-list" label="Ledger" what="ledger entries" caption="Newest first" head={["#", "When", "Kind", money("Amount"), money("Balance after"), "Transaction", "Description"]} empty={empty}
       query={q} page={page} size={tenant.state.ledger.length} statuses={choices(LEDGER_KINDS)} statusLabel="Kind" searchLabel="Search transaction or description">
       {page.items.map((entry) => {
-        const e = ledgerEntryView(entry);
+        const e = ledgerEntryView(entry, describe);
         return (
           <tr data-key={e.entry_id}>
             <td data-label="#">{e.entry_id}</td>

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { MAX_BALANCE_MINOR } from "../../src/domain/bounds.js";
-import { balanceOf, lastMovementAt, ledgerEntryView, post, type Posting } from "../../src/domain/ledger.js";
+import { balanceOf, describer, lastMovementAt, ledgerEntryView, post, type Posting } from "../../src/domain/ledger.js";
 import { fundWallet, walletView } from "../../src/domain/wallet.js";
 import { expectRefusal, setup, T0 } from "./context.js";
 
@@ -67,7 +67,7 @@ describe("views", () => {
   it("shows entries in Naira with their direction", () => {
     const { state } = setup();
     const [entry] = post(state, T0, [credit(150_055)]);
-    expect(ledgerEntryView(entry!)).toEqual({
+    expect(ledgerEntryView(entry!, describer(state))).toEqual({
       entry_id: 1,
       kind: "wallet_funding",
       type: "credit",
@@ -78,7 +78,7 @@ describe("views", () => {
       created_at: "2026-01-05T09:00:00.000Z",
     });
     const [out] = post(state, T0, [debit(55)]);
-    expect(ledgerEntryView(out!)).toMatchObject({ type: "debit", amount: 0.55, balance_after: 1_500 });
+    expect(ledgerEntryView(out!, describer(state))).toMatchObject({ type: "debit", amount: 0.55, balance_after: 1_500 });
   });
 
   it("the wallet's updated_at is the last movement, else the merchant's creation", () => {

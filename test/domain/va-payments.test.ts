@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { MAX_BALANCE_MINOR } from "../../src/domain/bounds.js";
-import { balanceOf, post } from "../../src/domain/ledger.js";
+import { balanceOf, describer, post } from "../../src/domain/ledger.js";
 import { toMinor } from "../../src/domain/money.js";
 import { fireTimer, isDomainTimer } from "../../src/domain/timer-dispatch.js";
 import { popDue } from "../../src/domain/timers.js";
@@ -46,9 +46,10 @@ describe("receiveTransfer", () => {
       created_at: T0 + 1_000,
       plan: null,
     });
-    expect(state.ledger).toEqual([
-      { entry_id: 1, at: T0 + 1_000, kind: "va_payment", amount: 1_500_000, balance_after: 1_500_000, transaction_id: payment.transaction_id, description: `Transfer into ${account.account_number} from EZE OBI` },
+    expect(state.ledger).toStrictEqual([
+      { entry_id: 1, at: T0 + 1_000, kind: "va_payment", amount: 1_500_000, balance_after: 1_500_000, transaction_id: payment.transaction_id, description: undefined },
     ]);
+    expect(describer(state)(state.ledger[0]!)).toBe(`Transfer into ${account.account_number} from EZE OBI`);
     const [event] = [...state.events.values()];
     expect(event).toMatchObject({ type: "payment.received", transaction_id: payment.transaction_id, data: { reference: "INV-7", amount: 15_000, status: "successful" } });
     expect(state.outbox).toEqual([event!.id]);

@@ -1,5 +1,5 @@
 /** The snapshot's handlers: export the caller's merchant, or replace it with a snapshot (its keys kept). */
-import { toSnapshot } from "../../domain/snapshot.js";
+import { shownSnapshot } from "../../domain/snapshot.js";
 import type { Deps } from "../../http/deps.js";
 import { tenantOf, ok, okFields } from "../../http/route.js";
 import { router } from "../../http/validation.js";
@@ -10,7 +10,7 @@ export function snapshotRoutes({ registry, driver, shared }: Deps) {
   return router()
     .openapi(op.read, (c) => {
       const { tenant, state } = tenantOf(c);
-      return c.json(ok(toSnapshot(tenant.config, tenant.clock.settings(), state)), 200);
+      return c.json(ok(shownSnapshot(tenant.config, tenant.clock.settings(), state)), 200);
     })
     .openapi(op.restore, (c) => {
       const { tenant } = tenantOf(c);

@@ -1,5 +1,5 @@
 /** The wallet levers' handlers: a credit through the domain's own funding, and the ledger as it stands. */
-import { ledgerEntryView } from "../../domain/ledger.js";
+import { describer, ledgerEntryView } from "../../domain/ledger.js";
 import { toMinor } from "../../domain/money.js";
 import { fundWallet, walletView } from "../../domain/wallet.js";
 import type { Deps } from "../../http/deps.js";
@@ -15,5 +15,9 @@ export function walletControlRoutes(_deps: Deps) {
       const entry = fundWallet(ctx, state, toMinor(input.amount), input.description);
       return c.json(ok({ ...walletView(ctx, state), transaction_id: entry.transaction_id }), 200);
     })
-    .openapi(op.ledger, (c) => c.json(ok(tenantOf(c).state.ledger.map(ledgerEntryView)), 200));
+    .openapi(op.ledger, (c) => {
+      const { state } = tenantOf(c);
+      const describe = describer(state);
+      return c.json(ok(state.ledger.map((e) => ledgerEntryView(e, describe))), 200);
+    });
 }
