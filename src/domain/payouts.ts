@@ -77,6 +77,8 @@ export function createPayout(ctx: DomainContext, state: TenantState, req: Payout
     client_ip: req.client_ip,
   };
   const plan = planPayout(ctx, state, facts);
+  // The bank list's own text when the request's is the same: one string for every payout to the bank.
+  const listed = ctx.catalog.bankByCode.get(req.bank_code)?.bank_name;
   const payout: Payout = {
     reference,
     order_no,
@@ -85,7 +87,7 @@ export function createPayout(ctx: DomainContext, state: TenantState, req: Payout
     total_deducted: req.amount + fee,
     status: req.amount >= limits.payout_review_threshold ? "pending_approval" : "processing",
     bank_code: req.bank_code,
-    bank_name: req.bank_name,
+    bank_name: listed === req.bank_name ? listed : req.bank_name,
     account_number: req.account_number,
     account_name: req.account_name,
     narration: req.narration ?? null,
