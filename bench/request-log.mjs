@@ -1,0 +1,141 @@
+// The request log's cost, measured so that a shared 2-core machine still gives a figure worth quoting:
+// bench/run.mjs's request log rows, and standalone to compare builds.
+//
+//   node bench/request-log.mjs [--cli dist/cli.mjs] [--cli /tmp/base/dist/cli.mjs] [--processes 3] [--rounds 6] [--quick]
+//
+// Two processes running the same code can differ by over 10% in CPU per request (a start's own heap
+// and JIT), so one pair of processes, log on and log off, measured them as much as the log. Here each
+// build runs LOG_COST.processes sandboxes with the log on (the default), as many with it off
+// (--request-log 0) and as many off again: the noise floor, off against off by the same method, shows
+// how large a cost the measure can tell from nothing. All start at once. Each round sends every process
+// one burst of a fixed number of requests per route (every merchant grows alike), in triples of one
+// process a side back to back, the pairing and order changing every round. The cost is the server's own
+// CPU per request, 1 - off/on (the throughput lost when the server's CPU bounds it), the median of the
+// triples' figures with their quartiles. Several --cli run one after the other, each with its own floor.
+import { dirname, join } from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import { performance } from "node:perf_hooks";
+import { API_ROUTES, arg, cannon, cliArgs, cpuSecondsFine, log, median, quantile, rotate, startSandbox } from "./measure.mjs";
+
+const HERE = dirname(fileURLToPath(import.meta.url));
+const ROOT = join(HERE, "..");
+
+/** The method's sizes: processes per side, rounds, and requests per burst by route (about half a second each). */
+export const LOG_COST = {
+  processes: 3,
+  rounds: 6,
+  quick: { processes: 2, rounds: 2 },
+  requests: { "GET /api/v1/wallet/balance": 10_000, "POST /api/v1/payout/transfer": 4_000, "POST /api/v1/vtu/airtime": 4_000 },
+};
+const SIDES = { on: [], off: ["--request-log", "0"], floor: ["--request-log", "0"] };
+
+/** One burst of `amount` requests: the server's CPU µs per request (schedstat, fine-grained), req/s, failures. */
+async function fixedBurst(server, request, amount) {
+  const before = cpuSecondsFine(server.pid);
+  const t0 = performance.now();
+  // The tool ends a burst of `amount` at its next sample: every 20 ms, not every second as by default.
+  const r = await cannon({ ...request, amount, sampleInt: 20 });
+  const seconds = (performance.now() - t0) / 1000;
+  const cpu = cpuSecondsFine(server.pid) - before;
+  return { cpuUs: (cpu * 1e6) / r.requests.total, rps: r.requests.total / seconds, bad: r.non2xx + r.errors };
+}
+
+/**
+ * Round `round`'s bursts for one route: triples of one process of each side, back to back (the machine's
+ * load moves by the second: a triple's three bursts share it). The pairing changes every round, so no
+ * process's own speed stays paired with another's, and so does the order within a triple.
+ */
+function triples(sides, round) {
+  const k = sides.on.length;
+  return Array.from({ length: k }, (_, j) => rotate([sides.on[j], sides.off[(j + round) % k], sides.floor[(j + 2 * round) % k]], (round + j) % 3));
+}
+
+const cost = (off, on) => 1 - off / on;
+const quartiles = (xs) => ({ median: median(xs), q1: quantile(xs, 0.25), q3: quantile(xs, 0.75) });
+
+/**
+ * The log's cost on the build `cli`, by route: `{ what, on, off, ratio, non2xx }` (req/s, median burst of
+ * each side; ratio = 1 - the cost) and the figures behind them: the cost (1 - off/on CPU per request)
+ * and the noise floor (1 - off/floor), each the median of the triples' figures with their quartiles; CPU
+ * µs per request each side (median process); req/s cost likewise; how far one side's processes are apart.
+ */
+export async function requestLogCost({ cli = join(ROOT, "dist/cli.mjs"), port, processes = LOG_COST.processes, rounds = LOG_COST.rounds } = {}) {
+  const started = await Promise.all(
+    Object.entries(SIDES).flatMap(([side, extra]) => Array.from({ length: processes }, () => startSandbox(cli, port(), extra, ROOT).then((s) => ({ ...s, side })))),
+  );
+  const sides = Object.fromEntries(Object.keys(SIDES).map((side) => [side, started.filter((s) => s.side === side)]));
+  try {
+    const routes = API_ROUTES.map(([what, make]) => ({ what, make, amount: LOG_COST.requests[what], bursts: new Map(started.map((s) => [s, []])), costs: [], floors: [], rpsCosts: [], bad: 0 }));
+    for (const route of routes) for (const s of started) await cannon({ ...route.make(s), amount: route.amount }); // JIT, caches, the log full
+    for (let round = 0; round < rounds; round++) {
+      for (const route of rotate(routes, round % routes.length)) {
+        for (const triple of triples(sides, round)) {
+          const got = {};
+          for (const s of triple) {
+            const b = await fixedBurst(s.server, route.make(s), route.amount);
+            route.bursts.get(s).push(b);
+            route.bad += b.bad;
+            got[s.side] = b;
+          }
+          route.costs.push(cost(got.off.cpuUs, got.on.cpuUs));
+          route.floors.push(cost(got.off.cpuUs, got.floor.cpuUs));
+          route.rpsCosts.push(cost(got.on.rps, got.off.rps));
+        }
+      }
+      log(`request log cost: round ${round + 1}/${rounds}`);
+    }
+    // The log really held the traffic (and the others really had none).
+    for (const s of started) {
+      const { log: held } = await (await fetch(`${s.base}/sandbox/v1/requests?per_page=1`, { headers: s.headers })).json();
+      if (s.side === "on" ? held.size !== held.capacity : held.enabled) throw new Error(`request log bench: the log ${s.side} held ${JSON.stringify(held)}`);
+    }
+    return { cli, processes, rounds, requests: LOG_COST.requests, rows: routes.map((route) => summarise(route, sides)) };
+  } finally {
+    await Promise.all(started.map((s) => s.server.stop()));
+  }
+}
+
+function summarise(route, sides) {
+  const each = (side, f) => sides[side].map((s) => median(route.bursts.get(s).map(f)));
+  const cpu = (side) => median(each(side, (b) => b.cpuUs));
+  const rps = (side) => median(each(side, (b) => b.rps));
+  const apart = (side) => {
+    const xs = each(side, (b) => b.cpuUs);
+    return Math.max(...xs) / Math.min(...xs) - 1;
+  };
+  const costs = quartiles(route.costs);
+  return {
+    what: route.what,
+    on: rps("on"),
+    off: rps("off"),
+    ratio: 1 - costs.median,
+    non2xx: route.bad,
+    cost: costs,
+    floor: quartiles(route.floors),
+    rpsCost: quartiles(route.rpsCosts),
+    cpu: { on: cpu("on"), off: cpu("off"), floor: cpu("floor") },
+    apart: Math.max(apart("on"), apart("off"), apart("floor")),
+  };
+}
+
+const pct = (x) => `${(x * 100).toFixed(1)}%`;
+/** A row as printed: the cost with its quartiles by round, the noise floor likewise, and the figures behind them. */
+export const describeRow = (r) =>
+  `${r.what}: cost ${pct(r.cost.median)} (quartiles ${pct(r.cost.q1)} to ${pct(r.cost.q3)}), noise floor ${pct(r.floor.median)} (${pct(r.floor.q1)} to ${pct(r.floor.q3)}); ` +
+  `CPU µs/request on ${r.cpu.on.toFixed(1)}, off ${r.cpu.off.toFixed(1)}, floor ${r.cpu.floor.toFixed(1)}; req/s on ${Math.round(r.on)}, off ${Math.round(r.off)} (req/s cost ${pct(r.rpsCost.median)}); ` +
+  `processes of one side up to ${pct(r.apart)} apart; non-2xx ${r.non2xx}`;
+
+if (import.meta.url === pathToFileURL(process.argv[1]).href) {
+  const quick = process.argv.includes("--quick");
+  const processes = Number(arg("--processes", quick ? LOG_COST.quick.processes : LOG_COST.processes));
+  const rounds = Number(arg("--rounds", quick ? LOG_COST.quick.rounds : LOG_COST.rounds));
+  // Below this machine's ephemeral range (32768-60999), apart per process.
+  let nextPort = 24100 + (process.pid % 40) * 100;
+  const port = () => nextPort++;
+  for (const cli of cliArgs(join(ROOT, "dist/cli.mjs"))) {
+    log(`\n${cli}: ${processes} processes a side (log on, off, off again), ${rounds} rounds`);
+    const result = await requestLogCost({ cli, port, processes, rounds });
+    for (const row of result.rows) log(describeRow(row));
+  }
+  process.exit(0);
+}
