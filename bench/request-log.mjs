@@ -1,53 +1,57 @@
 // The request log's cost, measured so that a shared 2-core machine still gives a figure worth quoting:
 // bench/run.mjs's request log rows, and standalone to compare builds.
 //
-//   node bench/request-log.mjs [--cli dist/cli.mjs] [--cli /tmp/base/dist/cli.mjs] [--processes 3] [--rounds 6] [--quick]
+//   node bench/request-log.mjs [--cli dist/cli.mjs] [--cli /tmp/base/dist/cli.mjs] [--processes 3] [--rounds 8] [--quick] [--raw]
 //
 // Two processes running the same code can differ by over 10% in CPU per request (a start's own heap
-// and JIT), so one pair of processes, log on and log off, measured them as much as the log. Here each
-// build runs LOG_COST.processes sandboxes with the log on (the default), as many with it off
-// (--request-log 0) and as many off again: the noise floor, off against off by the same method, shows
-// how large a cost the measure can tell from nothing. All start at once. Each round sends every process
-// one burst of a fixed number of requests per route (every merchant grows alike), in triples of one
-// process a side back to back, the pairing and order changing every round. The cost is the server's own
-// CPU per request, 1 - off/on (the throughput lost when the server's CPU bounds it), the median of the
-// triples' figures with their quartiles. Several --cli run one after the other, each with its own floor.
+// and JIT), and this machine's load moves by the second: one pair of processes, log on and log off, in
+// alternate bursts, measured both as much as the log. Here each build runs LOG_COST.processes sandboxes
+// with the log on (the default), as many with it off (--request-log 0) and as many off again: the noise
+// floor, off against off by the same method, shows how large a cost the measure can tell from nothing.
+// All start at once. Each round loads triples of one process a side together, one burst of
+// LOG_COST.seconds to each at the same time, so whatever else the machine does weighs on the three
+// alike; the pairing changes every round, so no process's own speed stays paired with another's. The
+// cost is the server's own CPU per request, 1 - off/on (the throughput lost when the server's CPU bounds
+// it), the median of the triples' figures with their quartiles. Several --cli run one after the other,
+// each with its own floor; --raw prints every burst's CPU per request.
 import { dirname, join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
-import { performance } from "node:perf_hooks";
 import { API_ROUTES, arg, cannon, cliArgs, cpuSecondsFine, log, median, quantile, rotate, startSandbox } from "./measure.mjs";
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const ROOT = join(HERE, "..");
 
-/** The method's sizes: processes per side, rounds, and requests per burst by route (about half a second each). */
+/** The method's sizes: processes per side, rounds, and each burst's seconds. */
 export const LOG_COST = {
   processes: 3,
-  rounds: 6,
+  rounds: 8,
+  seconds: 1,
   quick: { processes: 2, rounds: 2 },
-  requests: { "GET /api/v1/wallet/balance": 10_000, "POST /api/v1/payout/transfer": 4_000, "POST /api/v1/vtu/airtime": 4_000 },
 };
 const SIDES = { on: [], off: ["--request-log", "0"], floor: ["--request-log", "0"] };
 
-/** One burst of `amount` requests: the server's CPU µs per request (schedstat, fine-grained), req/s, failures. */
-async function fixedBurst(server, request, amount) {
-  const before = cpuSecondsFine(server.pid);
-  const t0 = performance.now();
-  // The tool ends a burst of `amount` at its next sample: every 20 ms, not every second as by default.
-  const r = await cannon({ ...request, amount, sampleInt: 20 });
-  const seconds = (performance.now() - t0) / 1000;
-  const cpu = cpuSecondsFine(server.pid) - before;
-  return { cpuUs: (cpu * 1e6) / r.requests.total, rps: r.requests.total / seconds, bad: r.non2xx + r.errors };
+/**
+ * One burst of `seconds` to each server of `triple` at once, so that whatever else the machine does
+ * meanwhile weighs on all three alike: each server's CPU µs per request (schedstat, fine-grained), req/s
+ * and failures.
+ */
+async function together(triple, route, seconds) {
+  const before = triple.map((s) => cpuSecondsFine(s.server.pid));
+  const results = await Promise.all(triple.map((s) => cannon({ ...route.make(s), duration: seconds })));
+  return triple.map((s, i) => {
+    const r = results[i];
+    const cpu = cpuSecondsFine(s.server.pid) - before[i];
+    return { server: s, cpuUs: (cpu * 1e6) / r.requests.total, rps: r.requests.total / r.duration, bad: r.non2xx + r.errors };
+  });
 }
 
 /**
- * Round `round`'s bursts for one route: triples of one process of each side, back to back (the machine's
- * load moves by the second: a triple's three bursts share it). The pairing changes every round, so no
- * process's own speed stays paired with another's, and so does the order within a triple.
+ * Round `round`'s triples: one process of each side, loaded together. The pairing changes every round,
+ * so no process's own speed stays paired with another's.
  */
 function triples(sides, round) {
   const k = sides.on.length;
-  return Array.from({ length: k }, (_, j) => rotate([sides.on[j], sides.off[(j + round) % k], sides.floor[(j + 2 * round) % k]], (round + j) % 3));
+  return Array.from({ length: k }, (_, j) => [sides.on[j], sides.off[(j + round) % k], sides.floor[(j + 2 * round) % k]]);
 }
 
 const cost = (off, on) => 1 - off / on;
@@ -65,17 +69,17 @@ export async function requestLogCost({ cli = join(ROOT, "dist/cli.mjs"), port, p
   );
   const sides = Object.fromEntries(Object.keys(SIDES).map((side) => [side, started.filter((s) => s.side === side)]));
   try {
-    const routes = API_ROUTES.map(([what, make]) => ({ what, make, amount: LOG_COST.requests[what], bursts: new Map(started.map((s) => [s, []])), costs: [], floors: [], rpsCosts: [], bad: 0 }));
-    for (const route of routes) for (const s of started) await cannon({ ...route.make(s), amount: route.amount }); // JIT, caches, the log full
+    const routes = API_ROUTES.map(([what, make]) => ({ what, make, bursts: new Map(started.map((s) => [s, []])), costs: [], floors: [], rpsCosts: [], bad: 0 }));
+    // JIT, caches, the log full.
+    for (const route of routes) await Promise.all(started.map((s) => cannon({ ...route.make(s), duration: LOG_COST.seconds })));
     for (let round = 0; round < rounds; round++) {
       for (const route of rotate(routes, round % routes.length)) {
         for (const triple of triples(sides, round)) {
           const got = {};
-          for (const s of triple) {
-            const b = await fixedBurst(s.server, route.make(s), route.amount);
-            route.bursts.get(s).push(b);
+          for (const b of await together(triple, route, LOG_COST.seconds)) {
+            route.bursts.get(b.server).push(b);
             route.bad += b.bad;
-            got[s.side] = b;
+            got[b.server.side] = b;
           }
           route.costs.push(cost(got.off.cpuUs, got.on.cpuUs));
           route.floors.push(cost(got.off.cpuUs, got.floor.cpuUs));
@@ -89,7 +93,7 @@ export async function requestLogCost({ cli = join(ROOT, "dist/cli.mjs"), port, p
       const { log: held } = await (await fetch(`${s.base}/sandbox/v1/requests?per_page=1`, { headers: s.headers })).json();
       if (s.side === "on" ? held.size !== held.capacity : held.enabled) throw new Error(`request log bench: the log ${s.side} held ${JSON.stringify(held)}`);
     }
-    return { cli, processes, rounds, requests: LOG_COST.requests, rows: routes.map((route) => summarise(route, sides)) };
+    return { cli, processes, rounds, seconds: LOG_COST.seconds, rows: routes.map((route) => summarise(route, sides)) };
   } finally {
     await Promise.all(started.map((s) => s.server.stop()));
   }
@@ -104,7 +108,9 @@ function summarise(route, sides) {
     return Math.max(...xs) / Math.min(...xs) - 1;
   };
   const costs = quartiles(route.costs);
+  const raw = Object.fromEntries(Object.keys(sides).map((side) => [side, sides[side].map((s) => route.bursts.get(s).map((b) => Math.round(b.cpuUs * 10) / 10))]));
   return {
+    raw,
     what: route.what,
     on: rps("on"),
     off: rps("off"),
@@ -136,6 +142,7 @@ if (import.meta.url === pathToFileURL(process.argv[1]).href) {
     log(`\n${cli}: ${processes} processes a side (log on, off, off again), ${rounds} rounds`);
     const result = await requestLogCost({ cli, port, processes, rounds });
     for (const row of result.rows) log(describeRow(row));
+    if (process.argv.includes("--raw")) for (const row of result.rows) log(row.what, "CPU µs/request by side, process and round:", JSON.stringify(row.raw));
   }
   process.exit(0);
 }
