@@ -16,7 +16,7 @@
 // each with its own floor; --raw prints every burst's CPU per request.
 import { dirname, join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
-import { API_ROUTES, arg, cannon, cliArgs, cpuSecondsFine, log, median, quantile, rotate, startSandbox } from "./measure.mjs";
+import { API_ROUTES, arg, cannon, cliArgs, cpuSecondsFine, log, median, rotate, spread, startSandbox } from "./measure.mjs";
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const ROOT = join(HERE, "..");
@@ -55,7 +55,6 @@ function triples(sides, round) {
 }
 
 const cost = (off, on) => 1 - off / on;
-const quartiles = (xs) => ({ median: median(xs), q1: quantile(xs, 0.25), q3: quantile(xs, 0.75) });
 
 /**
  * The log's cost on the build `cli`, by route: `{ what, on, off, ratio, non2xx }` (req/s, median burst of
@@ -107,7 +106,7 @@ function summarise(route, sides) {
     const xs = each(side, (b) => b.cpuUs);
     return Math.max(...xs) / Math.min(...xs) - 1;
   };
-  const costs = quartiles(route.costs);
+  const costs = spread(route.costs);
   const raw = Object.fromEntries(Object.keys(sides).map((side) => [side, sides[side].map((s) => route.bursts.get(s).map((b) => Math.round(b.cpuUs * 10) / 10))]));
   return {
     raw,
@@ -117,15 +116,15 @@ function summarise(route, sides) {
     ratio: 1 - costs.median,
     non2xx: route.bad,
     cost: costs,
-    floor: quartiles(route.floors),
-    rpsCost: quartiles(route.rpsCosts),
+    floor: spread(route.floors),
+    rpsCost: spread(route.rpsCosts),
     cpu: { on: cpu("on"), off: cpu("off"), floor: cpu("floor") },
     apart: Math.max(apart("on"), apart("off"), apart("floor")),
   };
 }
 
 const pct = (x) => `${(x * 100).toFixed(1)}%`;
-/** A row as printed: the cost with its quartiles by round, the noise floor likewise, and the figures behind them. */
+/** A row as printed: the cost with its quartiles over the triples, the noise floor likewise, and the figures behind them. */
 export const describeRow = (r) =>
   `${r.what}: cost ${pct(r.cost.median)} (quartiles ${pct(r.cost.q1)} to ${pct(r.cost.q3)}), noise floor ${pct(r.floor.median)} (${pct(r.floor.q1)} to ${pct(r.floor.q3)}); ` +
   `CPU µs/request on ${r.cpu.on.toFixed(1)}, off ${r.cpu.off.toFixed(1)}, floor ${r.cpu.floor.toFixed(1)}; req/s on ${Math.round(r.on)}, off ${Math.round(r.off)} (req/s cost ${pct(r.rpsCost.median)}); ` +
