@@ -86,17 +86,17 @@ const TICKS_PER_SECOND = (() => {
 })();
 
 /**
- * CPU seconds (user + system) used so far by every live process of the process group `pgid`, from
- * /proc/<pid>/stat (fields 5 pgrp, 14 utime, 15 stime, in clock ticks). Linux only; NaN elsewhere.
+ * The /proc/<pid>/stat fields (from field 3 on) of every live process of the process group `pgid`, by
+ * pid (field 5 is pgrp). Linux only; undefined elsewhere.
  */
-export function cpuSeconds(pgid) {
-  let ticks = 0;
+function groupStats(pgid) {
   let entries;
   try {
     entries = readdirSync("/proc");
   } catch {
-    return NaN;
+    return undefined;
   }
+  const stats = new Map();
   for (const name of entries) {
     if (!/^\d+$/.test(name)) continue;
     let stat;
@@ -107,9 +107,49 @@ export function cpuSeconds(pgid) {
     }
     // The command name (field 2) may hold spaces and parentheses: fields are counted after its last ")".
     const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-    if (Number(fields[2]) === pgid) ticks += Number(fields[11]) + Number(fields[12]);
+    if (Number(fields[2]) === pgid) stats.set(name, fields);
   }
+  return stats;
+}
+
+/**
+ * CPU seconds (user + system) used so far by every live process of the process group `pgid`, from
+ * /proc/<pid>/stat (fields 14 utime, 15 stime, in clock ticks). Linux only; NaN elsewhere.
+ */
+export function cpuSeconds(pgid) {
+  const stats = groupStats(pgid);
+  if (stats === undefined) return NaN;
+  let ticks = 0;
+  for (const fields of stats.values()) ticks += Number(fields[11]) + Number(fields[12]);
   return ticks / TICKS_PER_SECOND;
+}
+
+/**
+ * CPU seconds used so far by the live threads of the process group `pgid`, in nanoseconds' resolution:
+ * the first field of /proc/<pid>/task/<tid>/schedstat. cpuSeconds counts 10 ms ticks, too coarse for
+ * a one-second burst's few percent; a thread's time leaves with it (Node's threads live as long as the
+ * process). NaN where schedstat is missing.
+ */
+export function cpuSecondsFine(pgid) {
+  const stats = groupStats(pgid);
+  if (stats === undefined) return NaN;
+  let ns = 0;
+  for (const pid of stats.keys()) {
+    let tasks;
+    try {
+      tasks = readdirSync(`/proc/${pid}/task`);
+    } catch {
+      continue; // gone meanwhile
+    }
+    for (const tid of tasks) {
+      try {
+        ns += Number(readFileSync(`/proc/${pid}/task/${tid}/schedstat`, "utf8").split(" ")[0]);
+      } catch {
+        // a thread gone meanwhile, or no schedstat
+      }
+    }
+  }
+  return ns > 0 ? ns / 1e9 : NaN;
 }
 
 /** Resident set size of process `pid` in bytes, from /proc/<pid>/status; NaN where /proc is missing. */
@@ -185,6 +225,26 @@ export async function burst(server, request, seconds) {
 export const PAYOUT = JSON.stringify({ amount: 5000, bank_code: "058", account_number: "0000000018", account_name: "EZE FUNMILAYO IBRAHIM", bank_name: "Guaranty Trust Bank" });
 /** The airtime purchase every load sends. */
 export const AIRTIME = JSON.stringify({ network: "mtn", phone: "08031234567", amount: 100 });
+
+/** The sandbox's routes under load, each a request of the sandbox `s` (its base URL and merchant's headers). */
+export const API_ROUTES = [
+  ["GET /api/v1/wallet/balance", (s) => ({ url: `${s.base}/api/v1/wallet/balance`, headers: s.headers })],
+  ["POST /api/v1/payout/transfer", (s) => ({ url: `${s.base}/api/v1/payout/transfer`, method: "POST", headers: s.headers, body: PAYOUT })],
+  ["POST /api/v1/vtu/airtime", (s) => ({ url: `${s.base}/api/v1/vtu/airtime`, method: "POST", headers: s.headers, body: AIRTIME })],
+];
+
+/** The built sandbox `cli` started on `port` with `extraArgs`, and a merchant whose limits never refuse the load: its server, base URL and headers. */
+export async function startSandbox(cli, port, extraArgs, cwd) {
+  const server = spawnServer(process.execPath, [cli, "start", "--port", String(port), ...extraArgs], { cwd });
+  const base = `http://127.0.0.1:${port}`;
+  try {
+    await waitOk(`${base}/health`);
+    return { server, base, headers: await unlimitedMerchant(base) };
+  } catch (err) {
+    await server.stop();
+    throw err;
+  }
+}
 
 /** Signs up a merchant whose balance and limits never refuse the load on the sandbox at `base`; its request headers. */
 export async function unlimitedMerchant(base) {

@@ -14,8 +14,9 @@ import { join, dirname } from "node:path";
 import { fileURLToPath } from "node:url";
 import { performance } from "node:perf_hooks";
 import { spawn } from "node:child_process";
-import { AIRTIME, arg, burst, cannon, coldStarts, DEMO, log, median, PAYOUT, rotate, rssBytes, spawnServer, unlimitedMerchant, waitOk } from "./measure.mjs";
+import { API_ROUTES, arg, burst, cannon, coldStarts, DEMO, log, median, PAYOUT, rotate, rssBytes, spawnServer, startSandbox, waitOk } from "./measure.mjs";
 import { writeResults } from "./report.mjs";
+import { describeRow, LOG_COST, requestLogCost as logCost } from "./request-log.mjs";
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const ROOT = join(HERE, "..");
@@ -50,27 +51,14 @@ const work = mkdtempSync(join(tmpdir(), "msb-bench-"));
 // the rest) can share the machine.
 let nextPort = 20100 + (process.pid % 50) * 200;
 const port = () => nextPort++;
-const fmtRps = (n) => Math.round(n).toLocaleString("en-US");
-const ROUTES = [
-  ["GET /api/v1/wallet/balance", (s) => ({ url: `${s.base}/api/v1/wallet/balance`, headers: s.headers })],
-  ["POST /api/v1/payout/transfer", (s) => ({ url: `${s.base}/api/v1/payout/transfer`, method: "POST", headers: s.headers, body: PAYOUT })],
-  ["POST /api/v1/vtu/airtime", (s) => ({ url: `${s.base}/api/v1/vtu/airtime`, method: "POST", headers: s.headers, body: AIRTIME })],
-];
 
 // ---- the contenders ---------------------------------------------------------------------------------
 
 const sandboxArgs = (p, extra) => [join(ROOT, "dist/cli.mjs"), "start", "--port", String(p), ...extra];
 const baselineArgs = (p) => [join(HERE, "baseline.mjs"), String(p)];
 
-/** A built sandbox with one merchant whose limits never refuse the load; its base URL and keys. */
-async function startSandbox(extraArgs = []) {
-  const p = port();
-  const server = spawnServer(process.execPath, sandboxArgs(p, extraArgs), { cwd: ROOT });
-  const base = `http://127.0.0.1:${p}`;
-  await waitOk(`${base}/health`);
-  const headers = await unlimitedMerchant(base);
-  return { server, base, headers };
-}
+/** This checkout's built sandbox with one merchant whose limits never refuse the load; its base URL and keys. */
+const builtSandbox = (extraArgs = []) => startSandbox(join(ROOT, "dist/cli.mjs"), port(), extraArgs, ROOT);
 
 async function startBaseline() {
   const p = port();
@@ -112,43 +100,10 @@ function writePeerFiles(openapi) {
 }
 
 /**
- * The request log's cost: the same routes on two sandboxes, one with the log (the default, 500 per
- * merchant) and one without (--request-log 0), measured in alternating rounds (on, off, off, on...) so
- * that whatever else the machine does weighs on both alike. The ratio is the median of each round's
- * on/off ratio (the two halves of a round run back to back, under the same conditions).
+ * The request log's cost (bench/request-log.mjs): several processes a side, the log on, off and off
+ * again (the noise floor), in rotated rounds; CPU per request on against off.
  */
-async function requestLogCost() {
-  const rounds = QUICK ? 3 : 7;
-  const duration = QUICK ? 1 : 5;
-  const on = await startSandbox([]);
-  const off = await startSandbox(["--request-log", "0"]);
-  const rows = [];
-  try {
-    for (const [what, make] of ROUTES) {
-      const rps = { on: [], off: [] };
-      let non2xx = 0;
-      for (const s of [on, off]) await cannon({ ...make(s), duration: METHOD.warmupSeconds });
-      for (let i = 0; i < rounds; i++) {
-        for (const label of i % 2 === 0 ? ["on", "off"] : ["off", "on"]) {
-          const r = await cannon({ ...make(label === "on" ? on : off), duration });
-          rps[label].push(r.requests.average);
-          non2xx += r.non2xx;
-        }
-      }
-      const row = { what, on: median(rps.on), off: median(rps.off), non2xx };
-      row.ratio = median(rps.on.map((on, i) => on / rps.off[i]));
-      rows.push(row);
-      log("request log", what, `on ${Math.round(row.on)} req/s, off ${Math.round(row.off)} req/s, on/off ${row.ratio.toFixed(3)}`);
-    }
-    // The log really held the traffic (and the other sandbox really had none).
-    const held = await (await fetch(`${on.base}/sandbox/v1/requests?per_page=1`, { headers: on.headers })).json();
-    const none = await (await fetch(`${off.base}/sandbox/v1/requests?per_page=1`, { headers: off.headers })).json();
-    if (held.log.size !== held.log.capacity || none.log.enabled) throw new Error(`request log bench: log on ${JSON.stringify(held.log)}, off ${JSON.stringify(none.log)}`);
-  } finally {
-    await Promise.all([on.server.stop(), off.server.stop()]);
-  }
-  return { rounds, duration, rows };
-}
+const requestLogCost = () => logCost({ port, ...(QUICK ? LOG_COST.quick : {}) });
 
 
 const bin = (name) => join(HERE, "node_modules/.bin", name);
@@ -223,7 +178,7 @@ async function throughput(baseline, contenders) {
  * payouts) and any growth across the run is memory the sandbox fails to give back, not data it keeps.
  */
 async function soak(minutes) {
-  const sandbox = await startSandbox([]);
+  const sandbox = await builtSandbox([]);
   const samples = [];
   const seconds = Math.round(minutes * 60);
   const started = performance.now();
@@ -261,9 +216,9 @@ async function soak(minutes) {
 // ---- run --------------------------------------------------------------------------------------------
 
 if (ONLY === "request-log") {
-  log(`request log cost: ${METHOD.connections} connections, alternating rounds`);
+  log(`request log cost: ${METHOD.connections} connections, ${QUICK ? LOG_COST.quick.processes : LOG_COST.processes} processes a side, rotated rounds`);
   const cost = await requestLogCost();
-  for (const r of cost.rows) log(`${r.what}: log on ${fmtRps(r.on)} req/s, off ${fmtRps(r.off)} req/s, on/off ${r.ratio.toFixed(3)} (cost ${((1 - r.ratio) * 100).toFixed(1)}%)`);
+  for (const r of cost.rows) log(describeRow(r));
   rmSync(work, { recursive: true, force: true });
   process.exit(0);
 }
@@ -279,15 +234,15 @@ const results = {};
 log(`merchant-sandbox benchmark${QUICK ? " (--quick)" : ""}: ${JSON.stringify(METHOD)}`);
 
 // Every server up before any is measured.
-const [baseline, memory, data] = await Promise.all([startBaseline(), startSandbox([]), startSandbox(["--data", mkdtempSync(join(work, "data-"))])]);
+const [baseline, memory, data] = await Promise.all([startBaseline(), builtSandbox([]), builtSandbox(["--data", mkdtempSync(join(work, "data-"))])]);
 const openapi = await (await fetch(`${memory.base}/openapi.json`)).json();
 const peerDir = writePeerFiles(openapi);
 const peers = await Promise.all(PEERS(peerDir).map((peer) => startPeer(peer).then((s) => ({ peer, ...s }), (err) => ({ peer, failed: err.message }))));
 const running = [baseline, memory, data, ...peers.filter((p) => !p.failed)];
 try {
   const contenders = [
-    ...ROUTES.map(([what, make]) => ({ name: `merchant-sandbox (in memory): ${what}`, key: `memory ${what}`, server: memory.server, request: make(memory) })),
-    ...ROUTES.map(([what, make]) => ({ name: `merchant-sandbox (--data): ${what}`, key: `data ${what}`, server: data.server, request: make(data) })),
+    ...API_ROUTES.map(([what, make]) => ({ name: `merchant-sandbox (in memory): ${what}`, key: `memory ${what}`, server: memory.server, request: make(memory) })),
+    ...API_ROUTES.map(([what, make]) => ({ name: `merchant-sandbox (--data): ${what}`, key: `data ${what}`, server: data.server, request: make(data) })),
     ...peers.filter((p) => !p.failed).map((p) => ({ name: `${p.peer.name}: GET /api/v1/wallet/balance`, peer: p.peer.name, server: p.server, request: { url: `${p.base}/api/v1/wallet/balance`, headers: DEMO } })),
   ];
   results.throughput = await throughput(baseline, contenders);

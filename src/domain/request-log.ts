@@ -169,7 +169,6 @@ export class RequestLog {
   }
 }
 
-
 /** An entry as its readers see it: a record is formatted (seq last, as `add` leaves an entry), an entry given whole is itself. */
 function shown(kept: LoggedRequest | RequestRecord, seq: number): LoggedRequest {
   if (!(kept instanceof RequestRecord)) return kept;

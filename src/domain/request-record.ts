@@ -27,6 +27,10 @@ export const MAX_HEADERS = 30;
 /** Characters of a header value shown; a longer one is cut and ends with "…". */
 export const MAX_HEADER_VALUE = 500;
 const SECRET_HEADERS = new Set(["x-api-secret", "authorization", "cookie", "proxy-authorization"]);
+const SECRET_LENGTHS: boolean[] = [];
+for (const name of SECRET_HEADERS) SECRET_LENGTHS[name.length] = true;
+/** SECRET_HEADERS.has(name), looked up only for a name of a secret's length (a lookup hashes the name). */
+const isSecret = (name: string): boolean => SECRET_LENGTHS[name.length] === true && SECRET_HEADERS.has(name);
 /** What a secret header shows instead of its value. */
 const NOT_LOGGED = "[not logged]";
 const KEY_HEADER = "x-api-key";
@@ -250,11 +254,6 @@ function keptHeaders(raw: readonly string[], previous: readonly string[] | undef
   if (!sameNames && repeatsAName(kept)) return headersAsShown(raw);
   return kept;
 }
-
-/** SECRET_HEADERS.has(name), looked up only for a name of a secret's length (a lookup hashes the name). */
-const isSecret = (name: string): boolean => SECRET_LENGTHS[name.length] === true && SECRET_HEADERS.has(name);
-const SECRET_LENGTHS: boolean[] = [];
-for (const name of SECRET_HEADERS) SECRET_LENGTHS[name.length] = true;
 
 function repeatsAName(kept: readonly string[]): boolean {
   for (let i = 2; i < kept.length; i += 2) {

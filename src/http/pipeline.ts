@@ -13,7 +13,7 @@ import { authenticate, resolveKey } from "./auth.js";
 import type { AppEnv } from "./env.js";
 import { answerError } from "./errors.js";
 import { checkJsonBody } from "./json-only.js";
-import { markRequest } from "./request-log.js";
+import { markEvents, markRequest } from "./request-log.js";
 import { applyResponseFault, decideResponseFault, type OperationOf } from "./response-faults.js";
 
 export interface Commits {
@@ -135,9 +135,9 @@ export function apiPipeline(o: PipelineOptions): MiddlewareHandler<AppEnv> {
   /** A write's stages, run as its change. */
   const write = async (c: Context<AppEnv>, next: Next, tenant: Tenant) => {
     if (driver.due(tenant)) await driver.catchUp(tenant);
-    const marked = markRequest(c);
+    markRequest(c, tenant);
     await next();
-    marked?.();
+    markEvents(c, tenant);
     try {
       decideResponseFault(c, operationOf);
     } catch (err) {
@@ -156,9 +156,9 @@ export function apiPipeline(o: PipelineOptions): MiddlewareHandler<AppEnv> {
         const freshening = store.fresh(tenant);
         if (freshening) await freshening;
         if (driver.due(tenant)) await driver.catchUp(tenant);
-        const marked = markRequest(c);
+        markRequest(c, tenant);
         await next();
-        marked?.(); // no fault decision: only a POST's answer is ever faulted
+        markEvents(c, tenant); // no fault decision: only a POST's answer is ever faulted
         const saving = afterRead(c, tenant);
         if (saving) await saving;
       } else {

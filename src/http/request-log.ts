@@ -30,7 +30,7 @@ import { jsonSent } from "./response-headers.js";
  * one more costs each read, and a WeakMap costs more again.
  */
 const MARK = Symbol("request-log mark");
-type Marked = Context & { [MARK]?: { at: number; events: string[] } };
+type Marked = Context & { [MARK]?: { at: number; events: string[]; before: number } };
 
 /** The request's headers as read: the socket's own list (`incoming.headers` and `c.req.raw.headers` would each build an object), else (no socket: `app.request`) the Request's. */
 const rawHeaders = (c: Context<AppEnv>): readonly string[] => c.env?.incoming?.rawHeaders ?? [...c.req.raw.headers].flat();
@@ -174,16 +174,16 @@ function recordOf(
 }
 
 /**
- * Inside the catch-up, right before the handler: when it ran on the merchant's clock; the function it
- * returns, called right after the handler, notes which events the handler caused.
+ * Inside the catch-up, right before the handler: when it ran on the merchant's clock, and how many
+ * events the merchant had; `markEvents`, right after the handler, notes which events it caused.
  */
-export function markRequest(c: Context<AppEnv>): (() => void) | undefined {
-  const tenant = c.get("tenant");
-  if (!tenant?.requestLog.enabled) return undefined;
-  const before = tenant.state.outbox.length;
-  const mark = { at: tenant.clock.now(), events: NO_EVENTS };
-  (c as Marked)[MARK] = mark;
-  return () => {
-    if (tenant.state.outbox.length > before) mark.events = tenant.state.outbox.slice(before);
-  };
+export function markRequest(c: Context<AppEnv>, tenant: Tenant): void {
+  if (tenant.requestLog.enabled) (c as Marked)[MARK] = { at: tenant.clock.now(), events: NO_EVENTS, before: tenant.state.outbox.length };
+}
+
+/** Right after the handler: the events it caused, on the request's mark (none marked: the log is off). */
+export function markEvents(c: Context<AppEnv>, tenant: Tenant): void {
+  const mark = (c as Marked)[MARK];
+  const outbox = tenant.state.outbox;
+  if (mark !== undefined && outbox.length > mark.before) mark.events = outbox.slice(mark.before);
 }

@@ -14,7 +14,7 @@
  */
 import type { Socket } from "node:net";
 import type { Context } from "hono";
-import { routePath } from "hono/route";
+import { matchedRoutes } from "hono/route";
 import { DomainError } from "../domain/errors.js";
 import { mayFaultResponse, planResponseFault, type ResponseFault } from "../domain/outcomes.js";
 import { contextOf } from "../engine/tenant.js";
@@ -30,14 +30,9 @@ type Remembered = Context<AppEnv> & { [OPERATION]?: string | null };
 /** The route's operationIds by method and OpenAPI path, read from the app's OpenAPI definitions once they are all registered. */
 export function operationLookup(definitions: () => ReadonlyArray<{ type: string; route?: { method: string; path: string; operationId?: string } }>): OperationOf {
   let byRoute: Map<string, string> | undefined;
-  // Per method and hono route pattern (a finite set: the registered routes), so the request log's lookup
-  // on every request costs one Map read.
+  // Per method and hono route pattern (a finite set: the registered routes).
   const seen = new Map<string, string | null>();
-  return (c) => {
-    // Asked twice per request (the fault decision, the request log): the answer is kept on the context.
-    const known = (c as Remembered)[OPERATION];
-    if (known !== undefined) return known ?? undefined;
-    const key = `${c.req.method} ${routePath(c, -1)}`;
+  const byKey = (key: string): string | null => {
     let operation = seen.get(key);
     if (operation === undefined) {
       byRoute ??= new Map(
@@ -45,6 +40,22 @@ export function operationLookup(definitions: () => ReadonlyArray<{ type: string;
       );
       operation = byRoute.get(key.replace(/:(\w+)/g, "{$1}")) ?? null;
       seen.set(key, operation);
+    }
+    return operation;
+  };
+  // And per route reached, when the request's method is the route's own (a HEAD reaches a GET route):
+  // the request log asks on every request, and a key text to build and hash costs more than this.
+  const perRoute = new WeakMap<object, string | null>();
+  return (c) => {
+    // Asked twice per request (the fault decision, the request log): the answer is kept on the context.
+    const known = (c as Remembered)[OPERATION];
+    if (known !== undefined) return known ?? undefined;
+    const route = matchedRoutes(c).at(-1); // what routePath(c, -1) reads
+    const own = route !== undefined && route.method === c.req.method;
+    let operation = own ? perRoute.get(route) : undefined;
+    if (operation === undefined) {
+      operation = byKey(`${c.req.method} ${route?.path ?? ""}`);
+      if (own) perRoute.set(route, operation);
     }
     (c as Remembered)[OPERATION] = operation;
     return operation ?? undefined;
