@@ -8,6 +8,8 @@ import { join, resolve } from "node:path";
 import autocannon from "autocannon";
 
 export const log = (...a) => console.log(...a);
+/** A fraction as a percentage with one decimal. */
+export const pct = (x) => `${(x * 100).toFixed(1)}%`;
 
 /** The value after `--name` on the command line, or `fallback`. */
 export const arg = (name, fallback) => (process.argv.includes(name) ? process.argv[process.argv.indexOf(name) + 1] : fallback);

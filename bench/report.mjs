@@ -2,10 +2,9 @@
 // each miss named with its measured cause.
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { cpus, totalmem } from "node:os";
-import { median, spread } from "./measure.mjs";
+import { median, pct, spread } from "./measure.mjs";
 
 const fmt = (n) => Math.round(n).toLocaleString("en-US");
-const pct = (x) => `${(x * 100).toFixed(1)}%`;
 const x2 = (n) => n.toFixed(2);
 const quartiles = (s, f = x2) => `${f(s.median)} (${f(s.q1)}-${f(s.q3)})`;
 

@@ -18,7 +18,7 @@
 // floor; --raw prints every burst's CPU per request.
 import { dirname, join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
-import { API_ROUTES, arg, cannon, cliArgs, cpuSecondsFine, log, median, rotate, spread, startSandbox } from "./measure.mjs";
+import { API_ROUTES, arg, cannon, cliArgs, cpuSecondsFine, log, median, pct, rotate, spread, startSandbox } from "./measure.mjs";
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const ROOT = join(HERE, "..");
@@ -124,7 +124,6 @@ function summarise(route, sides) {
   };
 }
 
-const pct = (x) => `${(x * 100).toFixed(1)}%`;
 /** A row as printed: the cost with its quartiles over the triples, the noise floor likewise, and the figures behind them. */
 export const describeRow = (r) =>
   `${r.what}: cost ${pct(r.cost.median)} (quartiles ${pct(r.cost.q1)} to ${pct(r.cost.q3)}), noise floor ${pct(r.floor.median)} (${pct(r.floor.q1)} to ${pct(r.floor.q3)}); ` +

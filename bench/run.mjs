@@ -8,13 +8,13 @@
 //
 // --soak sets the steady-load memory check's length: 1 minute by default (in the whole run too), 10
 // for the issue's check. RESULTS.md is written only by the whole benchmark.
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, dirname } from "node:path";
 import { fileURLToPath } from "node:url";
 import { performance } from "node:perf_hooks";
 import { spawn } from "node:child_process";
-import { API_ROUTES, arg, burst, cannon, coldStarts, DEMO, log, median, PAYOUT, rotate, rssBytes, spawnServer, startSandbox, waitOk } from "./measure.mjs";
+import { API_ROUTES, arg, burst, cannon, coldStarts, DEMO, log, median, PAYOUT, rotate, rssBytes, spawnServer, startSandbox, tempWork, waitOk } from "./measure.mjs";
 import { writeResults } from "./report.mjs";
 import { describeRow, LOG_COST, requestLogCost as logCost } from "./request-log.mjs";
 
@@ -46,7 +46,7 @@ export const METHOD = {
   soakRates: { get: 1_000, payout: 200 },
 };
 
-const work = mkdtempSync(join(tmpdir(), "msb-bench-"));
+const work = tempWork("msb-bench-");
 // Below this machine's ephemeral range (32768-60999); apart per process, so that two runs (a soak and
 // the rest) can share the machine.
 let nextPort = 20100 + (process.pid % 50) * 200;
@@ -219,14 +219,12 @@ if (ONLY === "request-log") {
   log(`request log cost: ${METHOD.connections} connections, ${QUICK ? LOG_COST.quick.processes : LOG_COST.processes} processes a side, rotated rounds`);
   const cost = await requestLogCost();
   for (const r of cost.rows) log(describeRow(r));
-  rmSync(work, { recursive: true, force: true });
   process.exit(0);
 }
 if (ONLY === "soak") {
   log(`steady load for ${SOAK_MINUTES} min: ${METHOD.soakRates.get} GET/s + ${METHOD.soakRates.payout} payouts/s, RSS every 10 s`);
   const s = await soak(SOAK_MINUTES);
   log(`RSS from ${s.settledAt} s: ${s.first_mb} MB -> ${s.last_mb} MB at the end (growth ${s.growth_mb} MB, max ${s.max_mb} MB); ${s.requests} requests, ${s.non2xx} non-2xx`);
-  rmSync(work, { recursive: true, force: true });
   process.exit(0);
 }
 
@@ -288,5 +286,4 @@ const raw = join(tmpdir(), `msb-bench-results-${process.pid}.json`);
 writeFileSync(raw, JSON.stringify({ method: METHOD, quick: QUICK, ...results }));
 log(`figures: ${raw}`);
 writeResults(join(HERE, "RESULTS.md"), { method: METHOD, quick: QUICK, ...results });
-rmSync(work, { recursive: true, force: true });
 log(`\nwrote ${join(HERE, "RESULTS.md")}`);

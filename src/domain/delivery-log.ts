@@ -5,7 +5,7 @@
  * itself (store/journal-diff.ts), once the merchant is saved.
  */
 import type { WebhookDelivery } from "./records.js";
-import { ENTRY_OVERHEAD_BYTES, textBytes } from "./request-log.js";
+import { estimatedBytes, textBytes } from "./logged-request.js";
 import type { TenantState } from "./state.js";
 
 /**
@@ -14,7 +14,7 @@ import type { TenantState } from "./state.js";
  */
 export function deliveryBytes(d: WebhookDelivery): number {
   const texts = d.url.length + (d.request_body?.length ?? 0) + (d.error?.length ?? 0) + (d.response_excerpt?.length ?? 0) + textBytes(d.request_headers);
-  return texts + ENTRY_OVERHEAD_BYTES;
+  return estimatedBytes(texts);
 }
 
 /** Cuts the `count` oldest deliveries (none when `count` <= 0); returns them. */

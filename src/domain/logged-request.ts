@@ -11,7 +11,10 @@ export const LOGGED_BODY_BYTES = 8 * 1024;
  * few per object and event it names, an estimate (entryBytes), not a measure: enough to bound memory.
  */
 export const ENTRY_OVERHEAD_BYTES = 512;
-export const REFERENCE_BYTES = 64;
+const REFERENCE_BYTES = 64;
+
+/** The bytes a log entry is counted as: its texts' characters, ENTRY_OVERHEAD_BYTES, and REFERENCE_BYTES per object and event it names. */
+export const estimatedBytes = (characters: number, references = 0): number => characters + ENTRY_OVERHEAD_BYTES + references * REFERENCE_BYTES;
 
 /** An object a request created, read or changed, for a view to link to. */
 export interface TouchedObject {
@@ -62,10 +65,15 @@ export function maskKey(key: string): string {
   return `${key.slice(0, KEY_SHOWN.first)}…${key.slice(-KEY_SHOWN.last)}`;
 }
 
-/** A body as kept: at most LOGGED_BODY_BYTES characters (UTF-16 units, close enough to bytes for JSON). */
+/**
+ * A body as kept: at most LOGGED_BODY_BYTES characters (UTF-16 units, close enough to bytes for JSON).
+ * A cut body is a copy that does not hold on to the whole text: V8 makes a slice a view of its parent,
+ * so the cut is joined to a character first (which makes V8 copy it into one flat text), then that
+ * character is sliced off (a view of the copy, not of the parent).
+ */
 export function keepBody(body: string | null): { body: string | null; truncated: boolean } {
   if (body === null || body.length <= LOGGED_BODY_BYTES) return { body, truncated: false };
-  return { body: body.slice(0, LOGGED_BODY_BYTES), truncated: true };
+  return { body: ` ${body.slice(0, LOGGED_BODY_BYTES)}`.slice(1), truncated: true };
 }
 
 /** The characters of a record of texts (headers): one byte each, as V8 keeps ASCII text. */
@@ -81,7 +89,7 @@ export function textBytes(texts: Readonly<Record<string, string>>): number {
  */
 export function entryBytes(e: Omit<LoggedRequest, "seq">): number {
   const texts = e.path.length + e.query.length + (e.request_body?.length ?? 0) + (e.response_body?.length ?? 0) + textBytes(e.request_headers);
-  return texts + ENTRY_OVERHEAD_BYTES + (e.objects.length + e.events.length) * REFERENCE_BYTES;
+  return estimatedBytes(texts, e.objects.length + e.events.length);
 }
 
 /** Which record each /api/v1 operation touches, and the field of its answer (or path) that names it. */

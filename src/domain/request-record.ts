@@ -6,12 +6,11 @@
  * survives scavenges: its bytes, not the code that fills it, are what the log costs (bench/FAST-PATH.md).
  */
 import {
-  ENTRY_OVERHEAD_BYTES,
+  estimatedBytes,
+  keepBody,
   KEY_SHOWN,
-  LOGGED_BODY_BYTES,
   maskKey,
   oneTouched,
-  REFERENCE_BYTES,
   textBytes,
   TOUCHED_MANY,
   TOUCHED_NONE,
@@ -102,7 +101,7 @@ export class RequestRecord {
   declare readonly headers: KeptHeaders;
   /** Their characters as shown (textBytes), for the next record that shares them. */
   declare readonly headerBytes: number;
-  /** Cut copies when past LOGGED_BODY_BYTES (`flags` says so), so a large body is not kept whole. */
+  /** As keepBody keeps them: cut copies past LOGGED_BODY_BYTES (`flags` says so), so a large body is not kept whole. */
   declare readonly requestBody: string | null;
   declare readonly responseBody: string | null;
   declare readonly status: number | null;
@@ -144,19 +143,12 @@ export class RequestRecord {
       this.atFromWall = p.at;
       flags |= AT_WHOLE;
     }
-    let requestBody = p.requestBody;
-    if (requestBody !== null && requestBody.length > LOGGED_BODY_BYTES) {
-      requestBody = cutCopy(requestBody);
-      flags |= REQUEST_CUT;
-    }
-    let responseBody = p.responseBody;
-    const responseCut = responseBody !== null && responseBody.length > LOGGED_BODY_BYTES;
-    if (responseCut) {
-      responseBody = cutCopy(responseBody!);
-      flags |= RESPONSE_CUT;
-    }
-    this.requestBody = requestBody;
-    this.responseBody = responseBody;
+    const request = keepBody(p.requestBody);
+    if (request.truncated) flags |= REQUEST_CUT;
+    const response = keepBody(p.responseBody);
+    if (response.truncated) flags |= RESPONSE_CUT;
+    this.requestBody = request.body;
+    this.responseBody = response.body;
     this.status = p.status;
     const answer = p.answer;
     const errorCode = answer !== null && typeof answer === "object" ? (answer as { error_code?: unknown }).error_code : undefined;
@@ -194,28 +186,12 @@ export class RequestRecord {
   /** entryBytes of the entry it formats into, counted without formatting it. */
   get bytes(): number {
     const count = typeof this.objects === "string" ? 1 : this.objects.length;
-    return (
-      this.path.length +
-      this.query.length +
-      (this.requestBody?.length ?? 0) +
-      (this.responseBody?.length ?? 0) +
-      this.headerBytes +
-      ENTRY_OVERHEAD_BYTES +
-      (count + this.events.length) * REFERENCE_BYTES
-    );
+    const texts = this.path.length + this.query.length + (this.requestBody?.length ?? 0) + (this.responseBody?.length ?? 0) + this.headerBytes;
+    return estimatedBytes(texts, count + this.events.length);
   }
 }
 
 const NO_PARAMS: Readonly<Record<string, string>> = Object.freeze({});
-
-/**
- * A copy of the first LOGGED_BODY_BYTES characters that does not hold on to the whole text: V8 makes
- * a slice a view of its parent, so the cut is joined to a character first (which makes V8 copy it
- * into one flat text), then that character is sliced off (a view of the copy, not of the parent).
- */
-function cutCopy(text: string): string {
-  return ` ${text.slice(0, LOGGED_BODY_BYTES)}`.slice(1);
-}
 
 /**
  * The headers to keep: the previous record's list when every name and value is the same (the same

@@ -110,7 +110,7 @@ export const logRequests = (opts: { registry: Registry; store: TenantStore; trus
             if (other !== null) sent = { object: parsed(other), text: other };
           }
           const clientIp = c.get("clientIp") ?? resolveClientIp(c, opts.trustProxy);
-          const entry = recordOf(c, tenant, reset, status, started, wallAt, clientIp, opts.operationOf(c) ?? null, requestBody, reset ? undefined : sent, made?.first);
+          const entry = recordOf(c, tenant, { reset, status, started, wallAt, clientIp, operation: opts.operationOf(c) ?? null, requestBody, sent: reset ? undefined : sent, first: made?.first });
           const keeping = opts.store.logRequest(tenant, entry);
           if (keeping) await keeping;
         } catch {
@@ -129,15 +129,17 @@ export const logRequests = (opts: { registry: Registry; store: TenantStore; trus
 function recordOf(
   c: Context<AppEnv>,
   tenant: Tenant,
-  reset: boolean,
-  status: number | null,
-  started: number,
-  wallAt: number,
-  clientIp: string,
-  operation: string | null,
-  requestBody: string | null,
-  sent: Sent | undefined,
-  first: unknown,
+  { reset, status, started, wallAt, clientIp, operation, requestBody, sent, first }: {
+    reset: boolean;
+    status: number | null;
+    started: number;
+    wallAt: number;
+    clientIp: string;
+    operation: string | null;
+    requestBody: string | null;
+    sent: Sent | undefined;
+    first: unknown;
+  },
 ): RequestRecord {
   const mark = (c as Marked)[MARK];
   const url = c.req.url;

@@ -111,7 +111,7 @@ describe("a payout's ledger entries", () => {
     const s = paidOut(2);
     const doc = JSON.parse(JSON.stringify(documentOf(s)));
     doc.state.payouts[1].order_no = doc.state.payouts[0].order_no;
-    expect(parseSnapshot(doc)).toMatchObject({ path: "state.payouts.1.order_no" });
+    expect(parseSnapshot(doc)).toMatchObject({ path: "state.payouts.1.order_no", error: `duplicate order_no ${doc.state.payouts[0].order_no}` });
   });
 
   it("read through the API as before: GET /sandbox/v1/wallet/ledger", async () => {
